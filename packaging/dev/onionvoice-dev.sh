@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Developer entry point: installs the Debian packages the build needs, configures, builds, and
+# either starts the program or runs every test (normal build, sanitizer build, fuzz runs).
+#   packaging/dev/onionvoice-dev.sh start   build and start OnionVoice
+#   packaging/dev/onionvoice-dev.sh test    build and run every test
+set -euo pipefail
+here=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$here"
+
+packages=(cmake ninja-build pkg-config g++ qt6-base-dev qt6-charts-dev qt6-svg-dev qt6-tools-dev
+    libopus-dev portaudio19-dev libsodium-dev libqrencode-dev libspeexdsp-dev
+    libwebrtc-audio-processing-dev tor clang libclang-rt-14-dev python3 python3-venv
+    pulseaudio pulseaudio-utils libasound2-plugins espeak-ng sox procps)
+
+install_packages() {
+    local missing=()
+    for p in "${packages[@]}"; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+    done
+    [ ${#missing[@]} -eq 0 ] && return 0
+    local sudo=()
+    [ "$(id -u)" -ne 0 ] && sudo=(sudo)
+    echo "Installing: ${missing[*]}"
+    "${sudo[@]}" apt-get update -q
+    DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"
+}
+
+build() { # build DIR [cmake options...]
+    local dir=$1
+    shift
+    cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >/dev/null
+    cmake --build "$dir" -j "$(nproc)"
+}
+
+case "${1:-}" in
+start)
+    install_packages
+    build build
+    shift
+    exec build/app/onionvoice-sim demo "$@"
+    ;;
+test)
+    install_packages
+    build build
+    (cd build && ctest --output-on-failure -j 2 --timeout 900)
+    # Unit tests again under AddressSanitizer + UndefinedBehaviorSanitizer, and the fuzz targets.
+    build build-asan -DONIONVOICE_SANITIZE=ON -DONIONVOICE_FUZZ=ON \
+        -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++
+    (cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+        ctest --output-on-failure -j 2 -L 'unit|fuzz' --timeout 900)
+    ;;
+*)
+    echo "usage: $0 start|test" >&2
+    exit 2
+    ;;
+esac
