@@ -1,0 +1,122 @@
+// Onion v3 address encoding (rend-spec-v3 section 6) and validation with readable reasons.
+#include "onion_address.h"
+
+#include <QCryptographicHash>
+#include <optional>
+
+namespace onionvoice::tor {
+namespace {
+
+constexpr char kBase32Alphabet[] = "abcdefghijklmnopqrstuvwxyz234567";
+constexpr std::uint8_t kVersion = 3;
+constexpr int kRawLength = 35; // pubkey(32) | checksum(2) | version(1)
+
+QByteArray checksumOf(std::span<const std::uint8_t, 32> publicKey, std::uint8_t version) {
+    QCryptographicHash hash(QCryptographicHash::Sha3_256);
+    hash.addData(QByteArrayView(".onion checksum"));
+    hash.addData(QByteArrayView(reinterpret_cast<const char*>(publicKey.data()), 32));
+    const char v = static_cast<char>(version);
+    hash.addData(QByteArrayView(&v, 1));
+    return hash.result().left(2);
+}
+
+QString base32Encode(const QByteArray& raw) {
+    QString out;
+    int buffer = 0;
+    int bits = 0;
+    for (const char c : raw) {
+        buffer = (buffer << 8) | static_cast<std::uint8_t>(c);
+        bits += 8;
+        while (bits >= 5) {
+            out.append(QLatin1Char(kBase32Alphabet[(buffer >> (bits - 5)) & 31]));
+            bits -= 5;
+        }
+    }
+    if (bits > 0)
+        out.append(QLatin1Char(kBase32Alphabet[(buffer << (5 - bits)) & 31]));
+    return out;
+}
+
+std::optional<int> base32Value(QChar c) {
+    if (c >= QLatin1Char('a') && c <= QLatin1Char('z'))
+        return c.unicode() - 'a';
+    if (c >= QLatin1Char('2') && c <= QLatin1Char('7'))
+        return c.unicode() - '2' + 26;
+    return std::nullopt;
+}
+
+AddressCheck refuse(AddressCheck::Verdict verdict, QString reason) {
+    AddressCheck check;
+    check.verdict = verdict;
+    check.reason = std::move(reason);
+    return check;
+}
+
+} // namespace
+
+QString onionAddressFromPublicKey(std::span<const std::uint8_t, 32> publicKey) {
+    QByteArray raw(reinterpret_cast<const char*>(publicKey.data()), 32);
+    raw.append(checksumOf(publicKey, kVersion));
+    raw.append(static_cast<char>(kVersion));
+    return base32Encode(raw);
+}
+
+AddressCheck checkOnionAddress(const QString& input) {
+    QString text = input.trimmed();
+    if (text.startsWith(QLatin1String("onionvoice:"), Qt::CaseInsensitive))
+        text = text.mid(int(sizeof("onionvoice:") - 1));
+    if (text.endsWith(QLatin1String(".onion"), Qt::CaseInsensitive))
+        text.chop(int(sizeof(".onion") - 1));
+    if (text.isEmpty())
+        return refuse(AddressCheck::Verdict::Empty, QStringLiteral("The address is empty."));
+    if (text == text.toUpper())
+        text = text.toLower();
+
+    for (qsizetype i = 0; i < text.size(); ++i) {
+        if (!base32Value(text.at(i))) {
+            return refuse(AddressCheck::Verdict::BadAlphabet,
+                          QStringLiteral("Character %1 (\"%2\") cannot appear in an onion address: "
+                                         "only lower-case letters a-z and digits 2-7 can.")
+                              .arg(i + 1)
+                              .arg(text.at(i)));
+        }
+    }
+    if (text.size() != kOnionAddressLength) {
+        return refuse(AddressCheck::Verdict::BadLength,
+                      QStringLiteral("An onion address has %1 characters; this one has %2.")
+                          .arg(kOnionAddressLength)
+                          .arg(text.size()));
+    }
+
+    QByteArray raw;
+    int buffer = 0;
+    int bits = 0;
+    for (const QChar c : text) {
+        buffer = (buffer << 5) | *base32Value(c);
+        bits += 5;
+        if (bits >= 8) {
+            raw.append(static_cast<char>((buffer >> (bits - 8)) & 0xff));
+            bits -= 8;
+        }
+    }
+    Q_ASSERT(raw.size() == kRawLength);
+
+    const auto version = static_cast<std::uint8_t>(raw.at(34));
+    if (version != kVersion) {
+        return refuse(AddressCheck::Verdict::BadVersion,
+                      QStringLiteral("This is an onion address of version %1; only version 3 "
+                                     "addresses are supported.")
+                          .arg(version));
+    }
+    AddressCheck check;
+    std::copy(raw.begin(), raw.begin() + 32, check.publicKey.begin());
+    if (checksumOf(check.publicKey, kVersion) != raw.mid(32, 2)) {
+        return refuse(AddressCheck::Verdict::BadChecksum,
+                      QStringLiteral("The address has a typo: its checksum does not match."));
+    }
+    check.verdict = AddressCheck::Verdict::Valid;
+    check.address = text;
+    return check;
+}
+
+} // namespace onionvoice::tor

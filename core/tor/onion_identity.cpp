@@ -1,0 +1,110 @@
+// Derivation of the onion identity from a libsodium seed and its private storage.
+#include "onion_identity.h"
+
+#include "onion_address.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QSaveFile>
+#include <sodium.h>
+#include <stdexcept>
+
+namespace onionvoice::tor {
+namespace {
+
+const QByteArray kFileMagic = QByteArrayLiteral("== onionvoice ed25519 seed v1 ==\n");
+
+void ensureSodium() {
+    if (sodium_init() < 0)
+        throw std::runtime_error("libsodium could not be initialised");
+}
+
+} // namespace
+
+OnionIdentity OnionIdentity::generate() {
+    ensureSodium();
+    SecretBytes<kSeedSize> seed;
+    randombytes_buf(seed.data(), seed.size());
+    return fromSeed(seed.view());
+}
+
+OnionIdentity OnionIdentity::fromSeed(std::span<const std::uint8_t, kSeedSize> seed) {
+    ensureSodium();
+    OnionIdentity identity;
+    std::copy(seed.begin(), seed.end(), identity.seed_.data());
+    SecretBytes<crypto_sign_SECRETKEYBYTES> signingKey;
+    crypto_sign_seed_keypair(identity.publicKey_.data(), signingKey.data(), identity.seed_.data());
+    identity.address_ = onionAddressFromPublicKey(identity.publicKey_);
+    return identity;
+}
+
+SecretBytes<64> OnionIdentity::expandedSecretKey() const {
+    SecretBytes<64> expanded;
+    crypto_hash_sha512(expanded.data(), seed_.data(), seed_.size());
+    expanded.data()[0] &= 248;
+    expanded.data()[31] &= 127;
+    expanded.data()[31] |= 64;
+    return expanded;
+}
+
+QByteArray OnionIdentity::addOnionKeyBlob() const {
+    const SecretBytes<64> expanded = expandedSecretKey();
+    QByteArray raw(reinterpret_cast<const char*>(expanded.data()), int(expanded.size()));
+    QByteArray blob = QByteArrayLiteral("ED25519-V3:") + raw.toBase64();
+    sodium_memzero(raw.data(), size_t(raw.size()));
+    return blob;
+}
+
+std::optional<OnionIdentity> OnionIdentity::load(const QString& path, QString* error) {
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        *error =
+            QStringLiteral("Cannot read the identity file %1: %2").arg(path, file.errorString());
+        return std::nullopt;
+    }
+    QByteArray content = file.read(kFileMagic.size() + kSeedSize + 1);
+    std::optional<OnionIdentity> identity;
+    if (content.size() != kFileMagic.size() + qsizetype(kSeedSize) ||
+        !content.startsWith(kFileMagic)) {
+        *error = QStringLiteral("The identity file %1 is not an OnionVoice identity (wrong size or "
+                                "header); it was left untouched.")
+                     .arg(path);
+    } else {
+        const auto* seed =
+            reinterpret_cast<const std::uint8_t*>(content.constData()) + kFileMagic.size();
+        identity = fromSeed(std::span<const std::uint8_t, kSeedSize>(seed, kSeedSize));
+    }
+    sodium_memzero(content.data(), size_t(content.size()));
+    return identity;
+}
+
+bool OnionIdentity::save(const QString& path, QString* error) const {
+    const QFileInfo info(path);
+    QDir dir = info.absoluteDir();
+    if (!dir.exists()) {
+        if (!dir.mkpath(QStringLiteral("."))) {
+            *error = QStringLiteral("Cannot create the directory %1").arg(dir.path());
+            return false;
+        }
+        QFile::setPermissions(dir.path(), QFileDevice::ReadOwner | QFileDevice::WriteOwner |
+                                              QFileDevice::ExeOwner);
+    }
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) ||
+        !file.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner)) {
+        *error =
+            QStringLiteral("Cannot write the identity file %1: %2").arg(path, file.errorString());
+        return false;
+    }
+    file.write(kFileMagic);
+    file.write(reinterpret_cast<const char*>(seed_.data()), qint64(seed_.size()));
+    if (!file.commit()) {
+        *error =
+            QStringLiteral("Cannot write the identity file %1: %2").arg(path, file.errorString());
+        return false;
+    }
+    return true;
+}
+
+} // namespace onionvoice::tor

@@ -1,0 +1,45 @@
+// The user's identity: a 32-byte ed25519 seed, the key tor needs for ADD_ONION, the v3 address,
+// and the seed file on disk.
+#pragma once
+
+#include "secret_bytes.h"
+
+#include <QByteArray>
+#include <QString>
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <span>
+
+namespace onionvoice::tor {
+
+class OnionIdentity {
+public:
+    static constexpr std::size_t kSeedSize = 32;
+
+    static OnionIdentity generate();
+    static OnionIdentity fromSeed(std::span<const std::uint8_t, kSeedSize> seed);
+
+    // Reads a seed file written by save(); on failure returns nullopt and sets *error.
+    static std::optional<OnionIdentity> load(const QString& path, QString* error);
+    // Writes the seed atomically with mode 0600 (directory created with mode 0700).
+    bool save(const QString& path, QString* error) const;
+
+    // 56 lower-case characters, without ".onion".
+    const QString& address() const { return address_; }
+    std::span<const std::uint8_t, 32> publicKey() const { return publicKey_; }
+    // "ED25519-V3:<base64 of the expanded secret key>", the key argument of ADD_ONION.
+    // The caller owns the returned secret and must wipe it.
+    QByteArray addOnionKeyBlob() const;
+    // The 64-byte expanded secret key (SHA-512 of the seed, clamped), as tor stores it.
+    SecretBytes<64> expandedSecretKey() const;
+
+private:
+    OnionIdentity() = default;
+
+    SecretBytes<kSeedSize> seed_;
+    std::array<std::uint8_t, 32> publicKey_{};
+    QString address_;
+};
+
+} // namespace onionvoice::tor

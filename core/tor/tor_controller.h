@@ -1,0 +1,62 @@
+// Asynchronous client of tor's control port: commands queued and matched to replies in order,
+// multi-line replies, asynchronous 650 events, and a hard limit on what a reply line may be.
+#pragma once
+
+#include "tor_reply.h"
+
+#include <QHostAddress>
+#include <QObject>
+#include <QTcpSocket>
+#include <deque>
+#include <functional>
+
+namespace onionvoice::tor {
+
+class TorController : public QObject {
+    Q_OBJECT
+public:
+    enum class State { Disconnected, Connecting, Connected };
+    enum class Error { None, SocketError, ProtocolError, LineTooLong };
+    using ReplyHandler = std::function<void(const TorReply&)>;
+
+    static constexpr qsizetype kDefaultMaxLineLength = 64 * 1024;
+
+    explicit TorController(QObject* parent = nullptr);
+    ~TorController() override;
+
+    State state() const { return state_; }
+    void setMaxLineLength(qsizetype bytes) { maxLineLength_ = bytes; }
+
+    void connectToTor(const QHostAddress& address, quint16 port);
+    // Closes the connection; commands still waiting get a ConnectionLost reply.
+    void disconnectFromTor();
+
+    // Queues one command line (without CRLF). The handler runs once with its reply, or with a
+    // ConnectionLost reply. A command containing CR or LF is refused (returns false).
+    // Command text is never logged: ADD_ONION and AUTHENTICATE lines carry secrets.
+    bool send(const QByteArray& command, ReplyHandler handler = {});
+
+signals:
+    void stateChanged(onionvoice::tor::TorController::State state);
+    void errorOccurred(onionvoice::tor::TorController::Error error, const QString& message);
+    void eventReceived(const onionvoice::tor::TorEvent& event);
+
+private:
+    void setState(State state);
+    void onReadyRead();
+    bool processLine(const QByteArray& line);
+    void fail(Error error, const QString& message);
+    void failPending(const QString& why);
+
+    QTcpSocket socket_;
+    State state_ = State::Disconnected;
+    qsizetype maxLineLength_ = kDefaultMaxLineLength;
+    QByteArray buffer_;
+    std::deque<ReplyHandler> pending_;
+    // Reply being assembled.
+    QList<TorReplyLine> lines_;
+    int replyCode_ = 0;
+    bool inDataBlock_ = false;
+};
+
+} // namespace onionvoice::tor

@@ -1,0 +1,354 @@
+// tor process life cycle: discovery, torrc, control-port handshake, bootstrap and restarts.
+#include "tor_launcher.h"
+
+#include "tor_log.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QRegularExpression>
+#include <QSaveFile>
+#include <QStandardPaths>
+#include <sodium.h>
+
+namespace onionvoice::tor {
+namespace {
+
+constexpr auto kPollInterval = std::chrono::milliseconds(50);
+constexpr auto kVersionTimeout = std::chrono::milliseconds(10000);
+constexpr auto kStopTimeout = std::chrono::milliseconds(5000);
+constexpr int kKeptLogLines = 20;
+
+bool writePrivateFile(const QString& path, const QByteArray& content, QString* error) {
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) ||
+        !file.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner) ||
+        file.write(content) != content.size() || !file.commit()) {
+        *error = QStringLiteral("cannot write %1: %2").arg(path, file.errorString());
+        return false;
+    }
+    return true;
+}
+
+} // namespace
+
+QString TorVersion::toString() const {
+    return QStringLiteral("%1.%2.%3.%4").arg(major).arg(minor).arg(micro).arg(patch);
+}
+
+TorLauncher::TorLauncher(TorLaunchConfig config, QObject* parent)
+    : QObject(parent)
+    , config_(std::move(config)) {
+    pollTimer_.setInterval(kPollInterval);
+    connect(&pollTimer_, &QTimer::timeout, this, &TorLauncher::pollControlPortFile);
+    restartTimer_.setSingleShot(true);
+    connect(&restartTimer_, &QTimer::timeout, this, &TorLauncher::launchProcess);
+    connect(&process_, &QProcess::finished, this, &TorLauncher::onProcessFinished);
+    connect(&process_, &QProcess::readyReadStandardOutput, this, [this] {
+        while (process_.canReadLine()) {
+            const QString line = QString::fromUtf8(process_.readLine()).trimmed();
+            qCDebug(lcTor).noquote() << "tor:" << line;
+            lastLogLines_.append(line);
+            if (lastLogLines_.size() > kKeptLogLines)
+                lastLogLines_.removeFirst();
+        }
+    });
+    connect(&controller_, &TorController::stateChanged, this, [this](TorController::State s) {
+        if (s == TorController::State::Connected)
+            onControllerConnected();
+    });
+    connect(&controller_, &TorController::eventReceived, this, &TorLauncher::onEvent);
+    connect(&controller_, &TorController::errorOccurred, this,
+            [this](TorController::Error, const QString& message) {
+                // With TAKEOWNERSHIP tor exits when the control connection ends; the process
+                // exit drives the restart. Make sure it does exit.
+                if (state_ != State::NotStarted && state_ != State::Failed &&
+                    process_.state() != QProcess::NotRunning) {
+                    qCWarning(lcTor) << "control connection lost:" << message;
+                    process_.kill();
+                }
+            });
+}
+
+TorLauncher::~TorLauncher() {
+    stop();
+}
+
+QString TorLauncher::torDirectory() const {
+    return config_.dataDirectory + QStringLiteral("/tor");
+}
+
+QString TorLauncher::controlPortFile() const {
+    return torDirectory() + QStringLiteral("/control-port");
+}
+
+std::optional<QString> TorLauncher::findTor(const QString& setting, QStringList* searched) {
+    QStringList candidates;
+    if (QCoreApplication::instance())
+        candidates << QCoreApplication::applicationDirPath() + QStringLiteral("/tor");
+    if (!setting.isEmpty())
+        candidates << setting;
+    const QString fromEnvironment = qEnvironmentVariable("ONIONVOICE_TOR");
+    if (!fromEnvironment.isEmpty())
+        candidates << fromEnvironment;
+    for (const QString& candidate : candidates) {
+        searched->append(candidate);
+        const QFileInfo info(candidate);
+        if (info.isFile() && info.isExecutable())
+            return info.absoluteFilePath();
+    }
+    searched->append(QStringLiteral("PATH"));
+    QString found = QStandardPaths::findExecutable(QStringLiteral("tor"));
+    if (found.isEmpty()) {
+        const QStringList sbin{QStringLiteral("/usr/sbin"), QStringLiteral("/usr/local/sbin")};
+        searched->append(sbin);
+        found = QStandardPaths::findExecutable(QStringLiteral("tor"), sbin);
+    }
+    if (found.isEmpty())
+        return std::nullopt;
+    return found;
+}
+
+std::optional<TorVersion> TorLauncher::parseVersion(const QString& versionOutput) {
+    static const QRegularExpression pattern(
+        QStringLiteral(R"(Tor version (\d+)\.(\d+)\.(\d+)(?:\.(\d+))?)"));
+    const QRegularExpressionMatch match = pattern.match(versionOutput);
+    if (!match.hasMatch())
+        return std::nullopt;
+    TorVersion version;
+    version.major = match.captured(1).toInt();
+    version.minor = match.captured(2).toInt();
+    version.micro = match.captured(3).toInt();
+    version.patch = match.captured(4).toInt();
+    return version;
+}
+
+QString TorLauncher::generateTorrc(const TorLaunchConfig& config, qint64 owningPid) {
+    const QString dir = config.dataDirectory + QStringLiteral("/tor");
+    QStringList lines{
+        QStringLiteral("# Written by OnionVoice at every start; edits are overwritten."),
+        QStringLiteral("DataDirectory %1").arg(dir),
+        config.socksMode == TorLaunchConfig::SocksMode::Isolated
+            ? QStringLiteral("SocksPort 127.0.0.1:auto IsolateSOCKSAuth OnionTrafficOnly")
+            : QStringLiteral("SocksPort 0"),
+        QStringLiteral("ControlPort 127.0.0.1:auto"),
+        QStringLiteral("ControlPortWriteToFile %1/control-port").arg(dir),
+        QStringLiteral("CookieAuthentication 1"),
+        QStringLiteral("CookieAuthFile %1/control_auth_cookie").arg(dir),
+        QStringLiteral("__OwningControllerProcess %1").arg(owningPid),
+        QStringLiteral("AvoidDiskWrites 1"),
+        QStringLiteral("Log notice stdout"),
+    };
+    lines << config.extraTorrcLines;
+    return lines.join(QLatin1Char('\n')) + QLatin1Char('\n');
+}
+
+void TorLauncher::setState(State state) {
+    if (state_ == state)
+        return;
+    state_ = state;
+    emit stateChanged(state);
+}
+
+void TorLauncher::failPermanently(const QString& reason) {
+    qCWarning(lcTor).noquote() << "tor failed:" << reason;
+    failureReason_ = reason;
+    pollTimer_.stop();
+    restartTimer_.stop();
+    controller_.disconnectFromTor();
+    if (process_.state() != QProcess::NotRunning) {
+        process_.kill();
+        process_.waitForFinished(int(kStopTimeout.count()));
+    }
+    setState(State::Failed);
+}
+
+void TorLauncher::start() {
+    if (state_ != State::NotStarted && state_ != State::Failed)
+        return;
+    failureReason_.clear();
+    consecutiveFailures_ = 0;
+    setState(State::Starting);
+
+    QStringList searched;
+    const std::optional<QString> tor = findTor(config_.torExecutableSetting, &searched);
+    if (!tor) {
+        failPermanently(QStringLiteral("tor was not found (looked in: %1). Install tor or set "
+                                       "ONIONVOICE_TOR to its path.")
+                            .arg(searched.join(QStringLiteral(", "))));
+        return;
+    }
+    torPath_ = *tor;
+
+    QProcess versionProcess;
+    versionProcess.start(torPath_, {QStringLiteral("--version")});
+    if (!versionProcess.waitForFinished(int(kVersionTimeout.count()))) {
+        versionProcess.kill();
+        versionProcess.waitForFinished();
+        failPermanently(QStringLiteral("%1 --version did not answer").arg(torPath_));
+        return;
+    }
+    const std::optional<TorVersion> version =
+        parseVersion(QString::fromUtf8(versionProcess.readAllStandardOutput()));
+    if (!version) {
+        failPermanently(QStringLiteral("%1 did not report a tor version").arg(torPath_));
+        return;
+    }
+    if (*version < kMinimumVersion) {
+        failPermanently(QStringLiteral("%1 is tor %2; OnionVoice needs tor %3 or newer")
+                            .arg(torPath_, version->toString(), kMinimumVersion.toString()));
+        return;
+    }
+
+    if (!QDir().mkpath(torDirectory())) {
+        failPermanently(QStringLiteral("cannot create %1").arg(torDirectory()));
+        return;
+    }
+    QFile::setPermissions(torDirectory(),
+                          QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
+    QString error;
+    const QString torrc = generateTorrc(config_, QCoreApplication::applicationPid());
+    if (!writePrivateFile(torDirectory() + QStringLiteral("/torrc"), torrc.toUtf8(), &error) ||
+        !writePrivateFile(torDirectory() + QStringLiteral("/torrc-defaults"), {}, &error)) {
+        failPermanently(error);
+        return;
+    }
+    launchProcess();
+}
+
+void TorLauncher::launchProcess() {
+    QFile::remove(controlPortFile());
+    socksPort_ = 0;
+    lastLogLines_.clear();
+    bootstrap_ = {};
+    setState(State::Starting);
+    process_.setProcessChannelMode(QProcess::MergedChannels);
+    process_.start(torPath_, {QStringLiteral("-f"), torDirectory() + QStringLiteral("/torrc"),
+                              QStringLiteral("--defaults-torrc"),
+                              torDirectory() + QStringLiteral("/torrc-defaults")});
+    launchedAt_ = std::chrono::steady_clock::now();
+    pollTimer_.start();
+}
+
+void TorLauncher::pollControlPortFile() {
+    if (std::chrono::steady_clock::now() - launchedAt_ > config_.startTimeout) {
+        pollTimer_.stop();
+        qCWarning(lcTor) << "tor did not open its control port in time";
+        process_.kill();
+        return;
+    }
+    QFile file(controlPortFile());
+    if (!file.open(QIODevice::ReadOnly))
+        return;
+    const QByteArray content = file.readAll().trimmed();
+    static const QRegularExpression pattern(QStringLiteral(R"(^PORT=([0-9.]+):(\d+)$)"));
+    const QRegularExpressionMatch match = pattern.match(QString::fromLatin1(content));
+    if (!match.hasMatch())
+        return; // tor is still writing it
+    pollTimer_.stop();
+    controller_.connectToTor(QHostAddress(match.captured(1)), quint16(match.captured(2).toUInt()));
+}
+
+void TorLauncher::onControllerConnected() {
+    QFile cookieFile(torDirectory() + QStringLiteral("/control_auth_cookie"));
+    if (!cookieFile.open(QIODevice::ReadOnly)) {
+        failPermanently(
+            QStringLiteral("cannot read tor's control cookie: %1").arg(cookieFile.errorString()));
+        return;
+    }
+    QByteArray command = QByteArrayLiteral("AUTHENTICATE ") + cookieFile.readAll().toHex();
+    controller_.send(command, [this](const TorReply& reply) {
+        if (!reply.isOk() && reply.kind() != TorReply::Kind::ConnectionLost)
+            failPermanently(
+                QStringLiteral("tor refused authentication: %1").arg(reply.errorMessage()));
+    });
+    sodium_memzero(command.data(), size_t(command.size()));
+    controller_.send("TAKEOWNERSHIP");
+    controller_.send("SETEVENTS STATUS_CLIENT HS_DESC");
+    controller_.send("GETINFO net/listeners/socks", [this](const TorReply& reply) {
+        const QByteArray value = reply.value("net/listeners/socks");
+        const qsizetype colon = value.lastIndexOf(':');
+        if (colon >= 0)
+            socksPort_ = quint16(value.mid(colon + 1).replace('"', "").toUInt());
+    });
+    controller_.send("GETINFO status/bootstrap-phase", [this](const TorReply& reply) {
+        if (reply.isOk())
+            applyBootstrapPhase(reply.value("status/bootstrap-phase"));
+    });
+}
+
+void TorLauncher::onEvent(const TorEvent& event) {
+    if (event.type != "STATUS_CLIENT" || event.lines.isEmpty())
+        return;
+    const QByteArray& text = event.lines.first().text;
+    applyBootstrapPhase(text.mid(text.indexOf(' ') + 1));
+}
+
+void TorLauncher::applyBootstrapPhase(const QByteArray& text) {
+    const TorArguments args = parseTorArguments(text);
+    if (args.positional.size() < 2 || args.positional.at(1) != "BOOTSTRAP")
+        return;
+    bool ok = false;
+    const int percent = args.keyed.value("PROGRESS").toInt(&ok);
+    if (!ok)
+        return;
+    bootstrap_.percent = percent;
+    bootstrap_.tag = QString::fromUtf8(args.keyed.value("TAG"));
+    bootstrap_.summary = QString::fromUtf8(args.keyed.value("SUMMARY"));
+    emit bootstrapChanged(bootstrap_);
+    if (percent >= 100) {
+        consecutiveFailures_ = 0;
+        setState(State::Ready);
+    } else {
+        setState(State::Bootstrapping);
+    }
+}
+
+void TorLauncher::onProcessFinished(int exitCode, QProcess::ExitStatus status) {
+    if (state_ == State::NotStarted || state_ == State::Failed)
+        return;
+    const QString lastLine = lastLogLines_.isEmpty() ? QString() : lastLogLines_.last();
+    handleFailure(
+        status == QProcess::CrashExit
+            ? QStringLiteral("tor was killed or crashed (last log line: %1)").arg(lastLine)
+            : QStringLiteral("tor exited with code %1 (last log line: %2)")
+                  .arg(exitCode)
+                  .arg(lastLine));
+}
+
+void TorLauncher::handleFailure(const QString& reason) {
+    pollTimer_.stop();
+    controller_.disconnectFromTor();
+    ++consecutiveFailures_;
+    if (consecutiveFailures_ > config_.maxConsecutiveFailures) {
+        failPermanently(QStringLiteral("tor failed %1 times in a row; last failure: %2")
+                            .arg(consecutiveFailures_)
+                            .arg(reason));
+        return;
+    }
+    ++restartCount_;
+    const auto delay = config_.restartBackoff * (1 << (consecutiveFailures_ - 1));
+    qCWarning(lcTor).noquote() << reason << "- restarting tor in" << delay.count() << "ms";
+    failureReason_ = reason;
+    setState(State::Starting);
+    emit restarting(consecutiveFailures_, reason);
+    restartTimer_.start(delay);
+}
+
+void TorLauncher::stop() {
+    pollTimer_.stop();
+    restartTimer_.stop();
+    const bool running = process_.state() != QProcess::NotRunning;
+    setState(State::NotStarted);
+    controller_.disconnectFromTor();
+    if (running) {
+        process_.terminate();
+        if (!process_.waitForFinished(int(kStopTimeout.count()))) {
+            process_.kill();
+            process_.waitForFinished(int(kStopTimeout.count()));
+        }
+    }
+}
+
+} // namespace onionvoice::tor

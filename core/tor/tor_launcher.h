@@ -1,0 +1,103 @@
+// Starts and owns one tor process: finds the binary, checks its version, writes the torrc,
+// authenticates on the control port, follows bootstrap progress and restarts tor when it dies.
+#pragma once
+
+#include "tor_controller.h"
+
+#include <QObject>
+#include <QProcess>
+#include <QStringList>
+#include <QTimer>
+#include <chrono>
+#include <optional>
+
+namespace onionvoice::tor {
+
+struct TorVersion {
+    int major = 0, minor = 0, micro = 0, patch = 0;
+    auto operator<=>(const TorVersion&) const = default;
+    QString toString() const;
+};
+
+struct TorLaunchConfig {
+    enum class SocksMode { Isolated, Disabled };
+
+    QString dataDirectory;        // the app's data directory; tor's files live in <it>/tor
+    QString torExecutableSetting; // explicit choice of the user, tried after the bundled tor
+    QStringList extraTorrcLines;  // preset options, test-network options
+    SocksMode socksMode = SocksMode::Isolated;
+    int maxConsecutiveFailures = 5;                // tor deaths before the launcher gives up
+    std::chrono::milliseconds restartBackoff{500}; // doubled after each failure
+    std::chrono::milliseconds startTimeout{30000}; // until the control port answers
+};
+
+class TorLauncher : public QObject {
+    Q_OBJECT
+public:
+    enum class State { NotStarted, Starting, Bootstrapping, Ready, Failed };
+    Q_ENUM(State)
+    struct Bootstrap {
+        int percent = 0;
+        QString tag;
+        QString summary;
+    };
+
+    static constexpr TorVersion kMinimumVersion{0, 4, 8, 0};
+
+    explicit TorLauncher(TorLaunchConfig config, QObject* parent = nullptr);
+    ~TorLauncher() override;
+
+    // Looks next to the executable, then the setting, then $ONIONVOICE_TOR, then PATH (and the
+    // sbin directories Debian puts tor in). *searched lists the places tried, for the error.
+    static std::optional<QString> findTor(const QString& setting, QStringList* searched);
+    static std::optional<TorVersion> parseVersion(const QString& versionOutput);
+    static QString generateTorrc(const TorLaunchConfig& config, qint64 owningPid);
+
+    void start();
+    // Stops tor and waits for it to exit; the launcher can be started again afterwards.
+    void stop();
+
+    State state() const { return state_; }
+    const Bootstrap& bootstrap() const { return bootstrap_; }
+    QString failureReason() const { return failureReason_; }
+    TorController* controller() { return &controller_; }
+    quint16 socksPort() const { return socksPort_; }
+    qint64 processId() const { return process_.processId(); }
+    QString torDirectory() const;
+    int restartCount() const { return restartCount_; }
+
+signals:
+    void stateChanged(onionvoice::tor::TorLauncher::State state);
+    void bootstrapChanged(const onionvoice::tor::TorLauncher::Bootstrap& bootstrap);
+    // tor died and a new process is being started (attempt counts consecutive failures).
+    void restarting(int attempt, const QString& reason);
+
+private:
+    void setState(State state);
+    void failPermanently(const QString& reason);
+    void launchProcess();
+    void pollControlPortFile();
+    void onControllerConnected();
+    void onProcessFinished(int exitCode, QProcess::ExitStatus status);
+    void handleFailure(const QString& reason);
+    void onEvent(const TorEvent& event);
+    void applyBootstrapPhase(const QByteArray& text);
+    QString controlPortFile() const;
+
+    TorLaunchConfig config_;
+    State state_ = State::NotStarted;
+    Bootstrap bootstrap_;
+    QString failureReason_;
+    QString torPath_;
+    QProcess process_;
+    TorController controller_;
+    QTimer pollTimer_;
+    QTimer restartTimer_;
+    std::chrono::steady_clock::time_point launchedAt_;
+    int consecutiveFailures_ = 0;
+    int restartCount_ = 0;
+    quint16 socksPort_ = 0;
+    QStringList lastLogLines_;
+};
+
+} // namespace onionvoice::tor

@@ -1,0 +1,144 @@
+// Unit tests of OnionIdentity and onion address validation, with a test vector taken from tor.
+#include "tor/onion_address.h"
+#include "tor/onion_identity.h"
+
+#include <QFile>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace onionvoice::tor;
+
+namespace {
+
+// Seed 00 01 02 ... 1f. Address and expanded key as answered by tor 0.4.9.11 to
+// "ADD_ONION ED25519-V3:<key> Flags=DiscardPK Port=80,127.0.0.1:1" under DisableNetwork 1.
+const QString kVectorAddress =
+    QStringLiteral("aoqqpp7tzyil4hlq3umoos6atft6jvrqtosq2xy53sdgiesvgg4bqead");
+const QByteArray kVectorKeyBlob =
+    QByteArrayLiteral("ED25519-V3:OJTupJxYCu+BaTV2K+BJVZ1tFEDe3hLmoSXxhB//"
+                      "jm+p1xhio+V0a1cb49GHsAQQRvUuvYUMfL1f3o7jhHO2SQ==");
+
+OnionIdentity vectorIdentity() {
+    std::array<std::uint8_t, 32> seed{};
+    for (std::size_t i = 0; i < seed.size(); ++i)
+        seed[i] = std::uint8_t(i);
+    return OnionIdentity::fromSeed(seed);
+}
+
+// Replaces character i of a valid address by another base32 character.
+QString withCharacterChanged(QString address, int i) {
+    address[i] = address[i] == QLatin1Char('a') ? QLatin1Char('b') : QLatin1Char('a');
+    return address;
+}
+
+} // namespace
+
+class TestOnionIdentity : public QObject {
+    Q_OBJECT
+private slots:
+    void fixedVectorMatchesTor() {
+        const OnionIdentity identity = vectorIdentity();
+        QCOMPARE(identity.address(), kVectorAddress);
+        QCOMPARE(identity.addOnionKeyBlob(), kVectorKeyBlob);
+    }
+
+    void freshIdentitiesDiffer() {
+        const OnionIdentity a = OnionIdentity::generate();
+        const OnionIdentity b = OnionIdentity::generate();
+        QVERIFY(a.address() != b.address());
+        QCOMPARE(a.address().size(), kOnionAddressLength);
+        QVERIFY(checkOnionAddress(a.address()).isValid());
+        QCOMPARE(checkOnionAddress(a.address()).publicKey,
+                 std::to_array(*reinterpret_cast<const std::uint8_t(*)[32]>(a.publicKey().data())));
+    }
+
+    void saveAndLoadRoundTrip() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("identity/seed"));
+        const OnionIdentity identity = OnionIdentity::generate();
+        QString error;
+        QVERIFY2(identity.save(path, &error), qPrintable(error));
+        QCOMPARE(QFile::permissions(path), QFileDevice::ReadOwner | QFileDevice::WriteOwner |
+                                               QFileDevice::ReadUser | QFileDevice::WriteUser);
+        const std::optional<OnionIdentity> loaded = OnionIdentity::load(path, &error);
+        QVERIFY2(loaded.has_value(), qPrintable(error));
+        QCOMPARE(loaded->address(), identity.address());
+        QCOMPARE(loaded->addOnionKeyBlob(), identity.addOnionKeyBlob());
+        QVERIFY(!QFile(path).readAll().contains(identity.address().toLatin1()));
+    }
+
+    void loadRefusesForeignFileAndKeepsIt() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("seed"));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("not a seed");
+        file.close();
+        QString error;
+        QVERIFY(!OnionIdentity::load(path, &error).has_value());
+        QVERIFY(error.contains(QStringLiteral("not an OnionVoice identity")));
+        QVERIFY(QFile::exists(path));
+        QVERIFY(!OnionIdentity::load(dir.filePath(QStringLiteral("missing")), &error));
+        QVERIFY(error.contains(QStringLiteral("Cannot read")));
+    }
+
+    void addressCheck_data() {
+        QTest::addColumn<QString>("input");
+        QTest::addColumn<int>("verdict");
+        QTest::addColumn<QString>("normalised");
+        using V = AddressCheck::Verdict;
+        const QString a = kVectorAddress;
+        QTest::newRow("plain") << a << int(V::Valid) << a;
+        QTest::newRow("blanks") << (QStringLiteral("  ") + a + QStringLiteral("\n"))
+                                << int(V::Valid) << a;
+        QTest::newRow(".onion suffix") << a + QStringLiteral(".onion") << int(V::Valid) << a;
+        QTest::newRow("onionvoice: prefix")
+            << QStringLiteral("onionvoice:") + a << int(V::Valid) << a;
+        QTest::newRow("both") << QStringLiteral("onionvoice:") + a + QStringLiteral(".onion")
+                              << int(V::Valid) << a;
+        QTest::newRow("all upper case") << a.toUpper() << int(V::Valid) << a;
+        QTest::newRow("upper case mixed with junk")
+            << a.left(20).toUpper() + QStringLiteral("!") + a.mid(21) << int(V::BadAlphabet)
+            << QString();
+        QTest::newRow("mixed case")
+            << a.left(10).toUpper() + a.mid(10) << int(V::BadAlphabet) << QString();
+        QTest::newRow("digit 1") << a.left(5) + QStringLiteral("1") + a.mid(6)
+                                 << int(V::BadAlphabet) << QString();
+        QTest::newRow("too short") << a.left(55) << int(V::BadLength) << QString();
+        QTest::newRow("too long") << a + QStringLiteral("a") << int(V::BadLength) << QString();
+        QTest::newRow("v2 length") << a.left(16) << int(V::BadLength) << QString();
+        QTest::newRow("empty") << QStringLiteral(" ") << int(V::Empty) << QString();
+        QTest::newRow("only suffix") << QStringLiteral(".onion") << int(V::Empty) << QString();
+        QTest::newRow("wrong checksum")
+            << withCharacterChanged(a, 10) << int(V::BadChecksum) << QString();
+        QTest::newRow("checksum byte changed")
+            << withCharacterChanged(a, 52) << int(V::BadChecksum) << QString();
+        // The last character carries the version byte (0x03 -> 'd' with the checksum's low bits).
+        QTest::newRow("wrong version")
+            << a.left(55) + QStringLiteral("e") << int(V::BadVersion) << QString();
+    }
+
+    void addressCheck() {
+        QFETCH(QString, input);
+        QFETCH(int, verdict);
+        QFETCH(QString, normalised);
+        const AddressCheck check = checkOnionAddress(input);
+        QCOMPARE(int(check.verdict), verdict);
+        QCOMPARE(check.address, normalised);
+        QCOMPARE(check.reason.isEmpty(), check.isValid());
+    }
+
+    void reasonsAreReadable() {
+        const QString a = kVectorAddress;
+        QVERIFY(checkOnionAddress(a.left(40)).reason.contains(QStringLiteral("56 characters")));
+        QVERIFY(checkOnionAddress(a.left(3) + QStringLiteral("#") + a.mid(4))
+                    .reason.contains(QStringLiteral("Character 4")));
+        QVERIFY(
+            checkOnionAddress(withCharacterChanged(a, 3)).reason.contains(QStringLiteral("typo")));
+        QVERIFY(checkOnionAddress(a.left(55) + QStringLiteral("e"))
+                    .reason.contains(QStringLiteral("version")));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestOnionIdentity)
+#include "tst_onion_identity.moc"
