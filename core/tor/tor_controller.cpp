@@ -22,8 +22,9 @@ TorController::TorController(QObject* parent)
 }
 
 TorController::~TorController() {
+    // Handlers are not called any more: their owners are usually being destroyed too.
     socket_.disconnect(this);
-    failPending(QStringLiteral("controller destroyed"));
+    pending_.clear();
 }
 
 void TorController::setState(State state) {

@@ -28,7 +28,8 @@ public:
     void setMaxLineLength(qsizetype bytes) { maxLineLength_ = bytes; }
 
     void connectToTor(const QHostAddress& address, quint16 port);
-    // Closes the connection; commands still waiting get a ConnectionLost reply.
+    // Closes the connection; commands still waiting get a ConnectionLost reply (but not when the
+    // controller is destroyed).
     void disconnectFromTor();
 
     // Queues one command line (without CRLF). The handler runs once with its reply, or with a

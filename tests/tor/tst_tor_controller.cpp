@@ -1,0 +1,246 @@
+// Unit tests of TorController against a scripted control port (a QTcpServer that replies with
+// canned, split, garbled or oversized lines).
+#include "tor/tor_controller.h"
+
+#include <QSignalSpy>
+#include <QTcpServer>
+#include <QTcpSocket>
+#include <QtTest>
+
+using namespace onionvoice::tor;
+
+namespace {
+
+class ScriptedControlPort : public QObject {
+public:
+    ScriptedControlPort() {
+        server.listen(QHostAddress::LocalHost);
+        connect(&server, &QTcpServer::newConnection, this, [this] {
+            peer = server.nextPendingConnection();
+            connect(peer, &QTcpSocket::readyRead, this, [this] {
+                buffer += peer->readAll();
+                qsizetype end;
+                while ((end = buffer.indexOf("\r\n")) >= 0) {
+                    received.append(buffer.left(end));
+                    buffer.remove(0, end + 2);
+                }
+            });
+        });
+    }
+    void reply(const QByteArray& bytes) {
+        peer->write(bytes);
+        peer->flush();
+    }
+
+    QTcpServer server;
+    QTcpSocket* peer = nullptr;
+    QByteArray buffer;
+    QList<QByteArray> received;
+};
+
+struct Recorder {
+    QList<TorReply> replies;
+    TorController::ReplyHandler handler() {
+        return [this](const TorReply& reply) {
+            replies.append(reply);
+        };
+    }
+};
+
+} // namespace
+
+class TestTorController : public QObject {
+    Q_OBJECT
+private:
+    std::unique_ptr<ScriptedControlPort> port;
+    std::unique_ptr<TorController> controller;
+
+    void connectController() {
+        controller->connectToTor(QHostAddress::LocalHost, port->server.serverPort());
+        QTRY_VERIFY(port->peer != nullptr);
+        QTRY_COMPARE(controller->state(), TorController::State::Connected);
+    }
+
+private slots:
+    void init() {
+        port = std::make_unique<ScriptedControlPort>();
+        controller = std::make_unique<TorController>();
+        connectController();
+    }
+    void cleanup() {
+        controller.reset();
+        port.reset();
+    }
+
+    void repliesMatchCommandsInOrder() {
+        Recorder r;
+        controller->send("GETINFO version", r.handler());
+        controller->send("SIGNAL NEWNYM", r.handler());
+        QTRY_COMPARE(port->received.size(), 2);
+        QCOMPARE(port->received.at(0), QByteArray("GETINFO version"));
+        port->reply("250-version=0.4.9.11\r\n250 OK\r\n250 OK\r\n");
+        QTRY_COMPARE(r.replies.size(), 2);
+        QVERIFY(r.replies.at(0).isOk());
+        QCOMPARE(r.replies.at(0).value("version"), QByteArray("0.4.9.11"));
+        QCOMPARE(r.replies.at(1).lines().size(), 1);
+    }
+
+    void multiLineDataReply() {
+        Recorder r;
+        controller->send("GETINFO circuit-status", r.handler());
+        port->reply("250+circuit-status=\r\n1 BUILT $A~a,$B~b PURPOSE=GENERAL\r\n"
+                    "..dotted line\r\n2 BUILT $C~c\r\n.\r\n250 OK\r\n");
+        QTRY_COMPARE(r.replies.size(), 1);
+        QCOMPARE(r.replies.at(0).value("circuit-status"),
+                 QByteArray("1 BUILT $A~a,$B~b PURPOSE=GENERAL\n.dotted line\n2 BUILT $C~c"));
+    }
+
+    void replySplitIntoSingleBytes() {
+        Recorder r;
+        controller->send("GETINFO version", r.handler());
+        QTRY_COMPARE(port->received.size(), 1);
+        for (const char c : QByteArray("250-version=1\r\n250 OK\r\n")) {
+            port->reply(QByteArray(1, c));
+            QTest::qWait(1);
+        }
+        QTRY_COMPARE(r.replies.size(), 1);
+        QCOMPARE(r.replies.at(0).value("version"), QByteArray("1"));
+    }
+
+    void eventsInterleaveWithReplies() {
+        Recorder r;
+        QSignalSpy events(controller.get(), &TorController::eventReceived);
+        // Events arrive between whole replies (control-spec 2.3: a reply is one message).
+        controller->send("GETINFO version", r.handler());
+        controller->send("GETINFO other", r.handler());
+        port->reply("650 STATUS_CLIENT NOTICE BOOTSTRAP PROGRESS=50 TAG=loading_descriptors "
+                    "SUMMARY=\"Loading relay descriptors\"\r\n250-version=1\r\n250 OK\r\n");
+        port->reply("650-HS_DESC UPLOADED abc UNKNOWN $F~n\r\n650 extra\r\n250 OK\r\n");
+        QTRY_COMPARE(r.replies.size(), 2);
+        QCOMPARE(r.replies.at(0).value("version"), QByteArray("1"));
+        QCOMPARE(events.size(), 2);
+        const auto first = events.at(0).at(0).value<TorEvent>();
+        QCOMPARE(first.type, QByteArray("STATUS_CLIENT"));
+        const TorArguments args = parseTorArguments(first.lines.at(0).text);
+        QCOMPARE(args.keyed.value("PROGRESS"), QByteArray("50"));
+        QCOMPARE(args.keyed.value("SUMMARY"), QByteArray("Loading relay descriptors"));
+        const auto second = events.at(1).at(0).value<TorEvent>();
+        QCOMPARE(second.type, QByteArray("HS_DESC"));
+        QCOMPARE(second.lines.size(), 2);
+    }
+
+    void errorRepliesAreTyped() {
+        Recorder r;
+        controller->send("ADD_ONION bogus", r.handler());
+        controller->send("GETINFO x", r.handler());
+        port->reply("512 Bad arguments to ADD_ONION\r\n451 Resource exhausted\r\n");
+        QTRY_COMPARE(r.replies.size(), 2);
+        QCOMPARE(r.replies.at(0).kind(), TorReply::Kind::CommandError);
+        QCOMPARE(r.replies.at(0).code(), 512);
+        QCOMPARE(r.replies.at(0).errorMessage(), QStringLiteral("512 Bad arguments to ADD_ONION"));
+        QCOMPARE(r.replies.at(1).kind(), TorReply::Kind::TemporaryError);
+        QCOMPARE(controller->state(), TorController::State::Connected);
+    }
+
+    void garbageClosesWithError_data() {
+        QTest::addColumn<QByteArray>("garbage");
+        QTest::newRow("text") << QByteArray("hello there\r\n");
+        QTest::newRow("short") << QByteArray("25\r\n");
+        QTest::newRow("bad separator") << QByteArray("250*OK\r\n");
+        QTest::newRow("code out of range") << QByteArray("999 OK\r\n");
+        QTest::newRow("binary") << QByteArray("\x00\xff\x01\r\n", 5);
+        QTest::newRow("code changes") << QByteArray("250-a\r\n550 b\r\n");
+    }
+
+    void garbageClosesWithError() {
+        QFETCH(QByteArray, garbage);
+        Recorder r;
+        QSignalSpy errors(controller.get(), &TorController::errorOccurred);
+        controller->send("GETINFO version", r.handler());
+        controller->send("GETINFO other", r.handler());
+        QTRY_COMPARE(port->received.size(), 2);
+        port->reply(garbage);
+        QTRY_COMPARE(errors.size(), 1);
+        QCOMPARE(errors.at(0).at(0).value<TorController::Error>(),
+                 TorController::Error::ProtocolError);
+        QCOMPARE(r.replies.size(), 2);
+        QCOMPARE(r.replies.at(0).kind(), TorReply::Kind::ConnectionLost);
+        QCOMPARE(controller->state(), TorController::State::Disconnected);
+    }
+
+    void overlongLineClosesWithError() {
+        controller->setMaxLineLength(1024);
+        Recorder r;
+        QSignalSpy errors(controller.get(), &TorController::errorOccurred);
+        controller->send("GETINFO version", r.handler());
+        port->reply("250-version=" + QByteArray(2000, 'x') + "\r\n250 OK\r\n");
+        QTRY_COMPARE(errors.size(), 1);
+        QCOMPARE(errors.at(0).at(0).value<TorController::Error>(),
+                 TorController::Error::LineTooLong);
+        QCOMPARE(r.replies.size(), 1);
+        QCOMPARE(r.replies.at(0).kind(), TorReply::Kind::ConnectionLost);
+    }
+
+    void endlessLineWithoutNewlineClosesWithError() {
+        controller->setMaxLineLength(4096);
+        QSignalSpy errors(controller.get(), &TorController::errorOccurred);
+        for (int i = 0; i < 10 && errors.isEmpty(); ++i) {
+            port->reply(QByteArray(1000, 'y'));
+            QTest::qWait(5);
+        }
+        QTRY_COMPARE(errors.size(), 1);
+        QCOMPARE(errors.at(0).at(0).value<TorController::Error>(),
+                 TorController::Error::LineTooLong);
+    }
+
+    void unsolicitedReplyIsAProtocolError() {
+        QSignalSpy errors(controller.get(), &TorController::errorOccurred);
+        port->reply("250 OK\r\n");
+        QTRY_COMPARE(errors.size(), 1);
+        QCOMPARE(errors.at(0).at(0).value<TorController::Error>(),
+                 TorController::Error::ProtocolError);
+    }
+
+    void commandWithLineBreakIsRefused() {
+        Recorder r;
+        QVERIFY(!controller->send("GETINFO version\r\nSIGNAL HALT", r.handler()));
+        QVERIFY(controller->send("GETINFO version", r.handler()));
+        QTRY_COMPARE(port->received.size(), 1);
+        QCOMPARE(port->received.at(0), QByteArray("GETINFO version"));
+    }
+
+    void peerClosingFailsPendingCommands() {
+        Recorder r;
+        QSignalSpy errors(controller.get(), &TorController::errorOccurred);
+        controller->send("GETINFO version", r.handler());
+        QTRY_COMPARE(port->received.size(), 1);
+        port->peer->close();
+        QTRY_COMPARE(r.replies.size(), 1);
+        QCOMPARE(r.replies.at(0).kind(), TorReply::Kind::ConnectionLost);
+        QCOMPARE(errors.size(), 1);
+        QCOMPARE(errors.at(0).at(0).value<TorController::Error>(),
+                 TorController::Error::SocketError);
+    }
+
+    void sendWhileDisconnectedAnswersAtOnce() {
+        controller->disconnectFromTor();
+        Recorder r;
+        controller->send("GETINFO version", r.handler());
+        QCOMPARE(r.replies.size(), 1);
+        QCOMPARE(r.replies.at(0).kind(), TorReply::Kind::ConnectionLost);
+    }
+
+    void argumentParsing() {
+        const TorArguments args =
+            parseTorArguments("NOTICE BOOTSTRAP PROGRESS=10 TAG=conn SUMMARY=\"a \\\"b\\\" c\" X=");
+        QCOMPARE(args.positional, (QList<QByteArray>{"NOTICE", "BOOTSTRAP"}));
+        QCOMPARE(args.keyed.value("SUMMARY"), QByteArray("a \"b\" c"));
+        QCOMPARE(args.keyed.value("TAG"), QByteArray("conn"));
+        QVERIFY(args.keyed.contains("X"));
+        const TorArguments unterminated = parseTorArguments("A=\"open B=1");
+        QCOMPARE(unterminated.keyed.value("A"), QByteArray("open B=1"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestTorController)
+#include "tst_tor_controller.moc"
