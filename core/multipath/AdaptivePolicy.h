@@ -1,0 +1,31 @@
+// OnionVoice's own scheduling policy. It ranks and picks links by measured one-way delay instead
+// of reorder counts, reacts to a stalled link as soon as a record on it is overdue, never puts two
+// consecutive packets on one link (so a frame and its piggybacked copy never share a TCP stream),
+// and sends a second copy of a packet only while the monitor sees trouble, within a small budget
+// of extra cells.
+#pragma once
+
+#include "SchedulingPolicy.h"
+
+namespace onionvoice::multipath {
+
+struct AdaptiveTuning {
+    // Extra copies allowed, as a fraction of packets (the cell budget above one cell per packet).
+    double duplicateBudget = 0.04;
+    // A link whose current delay exceeds the best link's by this much counts as in trouble.
+    Millis troubleMargin{120};
+};
+
+class AdaptivePolicy final : public SchedulingPolicy {
+public:
+    explicit AdaptivePolicy(AdaptiveTuning tuning = {});
+    std::string_view name() const override { return "adaptive"; }
+    std::optional<double> rankKey(const std::optional<LinkScore>& score) const override;
+    LinkSelection select(const SchedulingContext& context) override;
+
+private:
+    AdaptiveTuning tuning_;
+    double credit_ = 0; // duplicate copies that may still be sent
+};
+
+} // namespace onionvoice::multipath

@@ -1,0 +1,45 @@
+// Receive side of the multipath engine: the first copy of each audio frame wins, later copies are
+// dropped, and each frame is handed on once with its arrival time.
+#pragma once
+
+#include "Record.h"
+#include "Types.h"
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace onionvoice::multipath {
+
+enum class CopyKind { Fresh, Piggybacked };
+
+struct ReceivedFrame {
+    std::uint32_t seq = 0;
+    Time arrival{};
+    LinkId link = kNoLink;
+    CopyKind copy = CopyKind::Fresh;
+    std::vector<std::uint8_t> data;
+};
+
+struct ReceiverCounters {
+    std::uint64_t freshFirst = 0;       // frames whose first copy was their own packet's
+    std::uint64_t piggybackedFirst = 0; // frames first delivered as a piggybacked copy
+    std::uint64_t duplicates = 0;
+    std::uint64_t stale = 0; // too old to tell whether it was seen: dropped
+};
+
+class Receiver {
+public:
+    // Appends to `out` the frames of `record` that were not delivered before.
+    void onRecord(Time now, LinkId link, const Record& record, std::vector<ReceivedFrame>& out);
+    const ReceiverCounters& counters() const { return counters_; }
+
+private:
+    static constexpr std::size_t kWindow = 4096;
+    std::array<std::uint32_t, kWindow> seenPlusOne_{};
+    std::optional<std::uint32_t> newest_;
+    ReceiverCounters counters_;
+};
+
+} // namespace onionvoice::multipath

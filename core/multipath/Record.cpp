@@ -1,0 +1,202 @@
+// Encoder and bounds-checked decoder of multipath wire records (layout in Record.h, big-endian).
+#include "Record.h"
+
+#include <algorithm>
+
+namespace onionvoice::multipath {
+namespace {
+
+class Writer {
+public:
+    explicit Writer(std::span<std::uint8_t> out)
+        : out_(out) {}
+    bool u8(std::uint8_t v) { return put(&v, 1); }
+    bool u16(std::uint16_t v) {
+        const std::uint8_t b[2] = {std::uint8_t(v >> 8), std::uint8_t(v)};
+        return put(b, 2);
+    }
+    bool u32(std::uint32_t v) {
+        const std::uint8_t b[4] = {std::uint8_t(v >> 24), std::uint8_t(v >> 16),
+                                   std::uint8_t(v >> 8), std::uint8_t(v)};
+        return put(b, 4);
+    }
+    bool bytes(std::span<const std::uint8_t> b) { return put(b.data(), b.size()); }
+    void padWithZeros() { std::fill(out_.begin() + pos_, out_.end(), 0); }
+
+private:
+    bool put(const std::uint8_t* p, std::size_t n) {
+        if (n > out_.size() - pos_)
+            return false;
+        std::copy_n(p, n, out_.begin() + pos_);
+        pos_ += n;
+        return true;
+    }
+    std::span<std::uint8_t> out_;
+    std::size_t pos_ = 0;
+};
+
+class Reader {
+public:
+    explicit Reader(std::span<const std::uint8_t> in)
+        : in_(in) {}
+    bool u8(std::uint8_t& v) {
+        if (remaining() < 1)
+            return false;
+        v = in_[pos_++];
+        return true;
+    }
+    bool u16(std::uint16_t& v) {
+        if (remaining() < 2)
+            return false;
+        v = std::uint16_t(in_[pos_] << 8 | in_[pos_ + 1]);
+        pos_ += 2;
+        return true;
+    }
+    bool u32(std::uint32_t& v) {
+        if (remaining() < 4)
+            return false;
+        v = std::uint32_t(in_[pos_]) << 24 | std::uint32_t(in_[pos_ + 1]) << 16 |
+            std::uint32_t(in_[pos_ + 2]) << 8 | std::uint32_t(in_[pos_ + 3]);
+        pos_ += 4;
+        return true;
+    }
+    bool bytes(std::size_t n, std::vector<std::uint8_t>& out) {
+        if (remaining() < n)
+            return false;
+        out.assign(in_.begin() + pos_, in_.begin() + pos_ + n);
+        pos_ += n;
+        return true;
+    }
+    bool restIsZero() const {
+        return std::all_of(in_.begin() + pos_, in_.end(), [](std::uint8_t b) { return b == 0; });
+    }
+
+private:
+    std::size_t remaining() const { return in_.size() - pos_; }
+    std::span<const std::uint8_t> in_;
+    std::size_t pos_ = 0;
+};
+
+bool validLink(LinkId link) {
+    return link < kMaxLinks;
+}
+
+} // namespace
+
+std::string_view describe(RecordError error) {
+    switch (error) {
+    case RecordError::None:
+        return "no error";
+    case RecordError::WrongSize:
+        return "record has the wrong size";
+    case RecordError::UnknownType:
+        return "unknown record type";
+    case RecordError::BadLinkId:
+        return "link id out of range";
+    case RecordError::TooManyScores:
+        return "more link scores than links";
+    case RecordError::Truncated:
+        return "record content runs past its end";
+    case RecordError::NoFrames:
+        return "audio record without a fresh frame";
+    case RecordError::BadFrameOrder:
+        return "frames not strictly newest first";
+    case RecordError::NonZeroPadding:
+        return "padding is not zero";
+    }
+    return "unknown error";
+}
+
+bool encodeRecord(const Record& r, RecordBytes& out) {
+    if (r.scores.size() > kMaxLinks || r.frames.empty() || r.freshFrames == 0 ||
+        r.freshFrames > r.frames.size() || r.frames.size() > 255)
+        return false;
+    Writer w(out);
+    bool ok = w.u8(std::uint8_t(r.type)) && w.u32(r.txSeq) && w.u32(r.sendTimeMs) &&
+              w.u32(r.echoTimeMs) && w.u16(r.echoHoldMs);
+    for (LinkId link : r.history)
+        ok = ok && w.u8(link);
+    ok = ok && w.u8(std::uint8_t(r.scores.size()));
+    for (const LinkScoreReport& s : r.scores)
+        ok = ok && validLink(s.link) && w.u8(s.link) && w.u8(s.reorder) && w.u8(s.windowDelay) &&
+             w.u8(s.currentDelay);
+    const std::uint32_t newest = r.frames.front().seq;
+    ok = ok && w.u32(newest) && w.u8(std::uint8_t(r.frames.size())) && w.u8(r.freshFrames);
+    std::uint32_t previousBack = 0;
+    for (std::size_t i = 0; ok && i < r.frames.size(); ++i) {
+        const Frame& f = r.frames[i];
+        const std::uint32_t back = newest - f.seq;
+        if (back > 255 || (i > 0 && back <= previousBack) || f.data.size() > 0xFFFF)
+            return false;
+        previousBack = back;
+        ok = w.u8(std::uint8_t(back)) && w.u16(std::uint16_t(f.data.size())) && w.bytes(f.data);
+    }
+    if (!ok)
+        return false;
+    w.padWithZeros();
+    return true;
+}
+
+DecodeResult decodeRecord(std::span<const std::uint8_t> bytes) {
+    DecodeResult result;
+    auto fail = [&result](RecordError e) {
+        result.error = e;
+        result.record = {};
+        return result;
+    };
+    if (bytes.size() != kPlainRecordSize)
+        return fail(RecordError::WrongSize);
+    Reader in(bytes);
+    Record& r = result.record;
+    std::uint8_t type = 0;
+    in.u8(type);
+    if (type != std::uint8_t(RecordType::Audio))
+        return fail(RecordError::UnknownType);
+    r.type = RecordType(type);
+    // The fixed header always fits in kPlainRecordSize, so these reads cannot fail.
+    in.u32(r.txSeq);
+    in.u32(r.sendTimeMs);
+    in.u32(r.echoTimeMs);
+    in.u16(r.echoHoldMs);
+    for (LinkId& link : r.history) {
+        in.u8(link);
+        if (link != kNoLink && !validLink(link))
+            return fail(RecordError::BadLinkId);
+    }
+    std::uint8_t scoreCount = 0;
+    in.u8(scoreCount);
+    if (scoreCount > kMaxLinks)
+        return fail(RecordError::TooManyScores);
+    r.scores.resize(scoreCount);
+    for (LinkScoreReport& s : r.scores) {
+        if (!(in.u8(s.link) && in.u8(s.reorder) && in.u8(s.windowDelay) && in.u8(s.currentDelay)))
+            return fail(RecordError::Truncated);
+        if (!validLink(s.link))
+            return fail(RecordError::BadLinkId);
+    }
+    std::uint32_t newest = 0;
+    std::uint8_t frameCount = 0;
+    if (!(in.u32(newest) && in.u8(frameCount) && in.u8(r.freshFrames)))
+        return fail(RecordError::Truncated);
+    if (frameCount == 0 || r.freshFrames == 0 || r.freshFrames > frameCount)
+        return fail(RecordError::NoFrames);
+    r.frames.resize(frameCount);
+    int previousBack = -1;
+    for (Frame& f : r.frames) {
+        std::uint8_t back = 0;
+        std::uint16_t length = 0;
+        if (!(in.u8(back) && in.u16(length)))
+            return fail(RecordError::Truncated);
+        if (int(back) <= previousBack)
+            return fail(RecordError::BadFrameOrder);
+        previousBack = back;
+        f.seq = newest - back;
+        if (!in.bytes(length, f.data))
+            return fail(RecordError::Truncated);
+    }
+    if (!in.restIsZero())
+        return fail(RecordError::NonZeroPadding);
+    return result;
+}
+
+} // namespace onionvoice::multipath
