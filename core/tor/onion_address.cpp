@@ -20,6 +20,8 @@ QByteArray checksumOf(std::span<const std::uint8_t, 32> publicKey, std::uint8_t 
     return hash.result().left(2);
 }
 
+} // namespace
+
 QString base32Encode(const QByteArray& raw) {
     QString out;
     int buffer = 0;
@@ -36,6 +38,8 @@ QString base32Encode(const QByteArray& raw) {
         out.append(QLatin1Char(kBase32Alphabet[(buffer << (5 - bits)) & 31]));
     return out;
 }
+
+namespace {
 
 std::optional<int> base32Value(QChar c) {
     if (c >= QLatin1Char('a') && c <= QLatin1Char('z'))

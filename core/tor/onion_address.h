@@ -10,6 +10,9 @@ namespace onionvoice::tor {
 
 inline constexpr int kOnionAddressLength = 56;
 
+// RFC 4648 base32, lower case, without padding (the alphabet of onion addresses).
+QString base32Encode(const QByteArray& raw);
+
 // Lower-case v3 address (56 characters, no ".onion") of an ed25519 public key.
 QString onionAddressFromPublicKey(std::span<const std::uint8_t, 32> publicKey);
 

@@ -1,0 +1,93 @@
+// ADD_ONION publishing and HS_DESC tracking.
+#include "onion_service.h"
+
+#include "client_auth_key.h"
+#include "tor_log.h"
+
+#include <sodium.h>
+
+namespace onionvoice::tor {
+
+OnionService::OnionService(TorLauncher* launcher, OnionIdentity identity, Config config,
+                           QObject* parent)
+    : QObject(parent)
+    , launcher_(launcher)
+    , identity_(std::move(identity))
+    , config_(std::move(config)) {
+    connect(launcher_, &TorLauncher::stateChanged, this, [this](TorLauncher::State state) {
+        if (state == TorLauncher::State::Ready)
+            publish();
+        else if (state != TorLauncher::State::Bootstrapping)
+            setState(State::Unpublished);
+    });
+    connect(launcher_->controller(), &TorController::eventReceived, this, &OnionService::onEvent);
+    if (launcher_->state() == TorLauncher::State::Ready)
+        publish();
+}
+
+void OnionService::setState(State state) {
+    if (state_ == state)
+        return;
+    state_ = state;
+    emit stateChanged(state);
+}
+
+void OnionService::publish() {
+    setState(State::Publishing);
+    QByteArray command = QByteArrayLiteral("ADD_ONION ") + identity_.addOnionKeyBlob() +
+                         QByteArrayLiteral(" Flags=DiscardPK");
+    if (!config_.clientAuthPublicKeys.isEmpty())
+        command += QByteArrayLiteral(",V3Auth");
+    command += QByteArrayLiteral(" Port=%1,127.0.0.1:%2")
+                   .replace("%1", QByteArray::number(config_.virtualPort))
+                   .replace("%2", QByteArray::number(config_.targetPort));
+    for (const QByteArray& key : config_.clientAuthPublicKeys)
+        command += QByteArrayLiteral(" ClientAuthV3=") + key;
+    launcher_->controller()->send(command, [this](const TorReply& reply) {
+        if (!reply.isOk()) {
+            // A lost connection means tor is restarting; the launcher's Ready publishes again.
+            if (reply.kind() == TorReply::Kind::ConnectionLost) {
+                setState(State::Unpublished);
+                return;
+            }
+            failureReason_ =
+                QStringLiteral("tor refused the onion service: %1").arg(reply.errorMessage());
+            setState(State::Failed);
+            return;
+        }
+        const QString serviceId = QString::fromLatin1(reply.value("ServiceID"));
+        if (serviceId != identity_.address()) {
+            failureReason_ = QStringLiteral("tor published %1, not the identity's address %2")
+                                 .arg(serviceId, identity_.address());
+            setState(State::Failed);
+            return;
+        }
+        ++publishCount_;
+        qCInfo(lcTor).noquote() << "onion service published:" << serviceId;
+        if (state_ == State::Publishing)
+            setState(State::Published);
+    });
+    sodium_memzero(command.data(), size_t(command.size()));
+}
+
+void OnionService::onEvent(const TorEvent& event) {
+    if (event.type != "HS_DESC" || event.lines.isEmpty())
+        return;
+    const TorArguments args = parseTorArguments(event.lines.first().text);
+    // HS_DESC Action HSAddress AuthType HsDir ... (control-spec 4.1.25)
+    if (args.positional.size() < 3 || args.positional.at(1) != "UPLOADED" ||
+        QString::fromLatin1(args.positional.at(2)) != identity_.address())
+        return;
+    if (state_ == State::Published || state_ == State::Publishing)
+        setState(State::Reachable);
+}
+
+void addClientAuthorization(TorController* controller, const QString& onionAddress,
+                            const ClientAuthKey& key, TorController::ReplyHandler handler) {
+    QByteArray command = QByteArrayLiteral("ONION_CLIENT_AUTH_ADD ") + onionAddress.toLatin1() +
+                         ' ' + key.privateKeyArgument();
+    controller->send(command, std::move(handler));
+    sodium_memzero(command.data(), size_t(command.size()));
+}
+
+} // namespace onionvoice::tor

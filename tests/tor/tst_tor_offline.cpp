@@ -1,0 +1,128 @@
+// Integration tests of TorLauncher, TorController and OnionService against a real tor process
+// running with DisableNetwork 1: authentication, ownership, restarts, and the onion addresses tor
+// answers to ADD_ONION (fresh keys, the fixed test vector, client authorization).
+#include "tor/client_auth_key.h"
+#include "tor/onion_service.h"
+#include "tor/tor_launcher.h"
+
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest>
+#include <csignal>
+
+using namespace onionvoice::tor;
+
+namespace {
+
+bool processAlive(qint64 pid) {
+    return pid > 0 && ::kill(pid_t(pid), 0) == 0;
+}
+
+OnionIdentity vectorIdentity() {
+    std::array<std::uint8_t, 32> seed{};
+    for (std::size_t i = 0; i < seed.size(); ++i)
+        seed[i] = std::uint8_t(i);
+    return OnionIdentity::fromSeed(seed);
+}
+
+} // namespace
+
+class TestTorOffline : public QObject {
+    Q_OBJECT
+private:
+    QTemporaryDir dir;
+    std::unique_ptr<TorLauncher> launcher;
+
+    bool publishes(OnionIdentity identity, QList<QByteArray> clientAuth = {}) {
+        OnionService service(launcher.get(), std::move(identity), {80, 1, std::move(clientAuth)});
+        service.publish();
+        QTest::qWaitFor([&] { return service.state() != OnionService::State::Publishing; }, 10000);
+        if (service.state() != OnionService::State::Published)
+            qWarning() << "publishing failed:" << service.failureReason();
+        return service.state() == OnionService::State::Published;
+    }
+
+private slots:
+    void initTestCase() {
+        TorLaunchConfig config;
+        config.dataDirectory = dir.path();
+        config.extraTorrcLines = {QStringLiteral("DisableNetwork 1"), QStringLiteral("GeoIPFile "),
+                                  QStringLiteral("GeoIPv6File ")};
+        config.restartBackoff = std::chrono::milliseconds(50);
+        launcher = std::make_unique<TorLauncher>(config);
+        launcher->start();
+        QTRY_COMPARE_WITH_TIMEOUT(launcher->state(), TorLauncher::State::Bootstrapping, 30000);
+        QCOMPARE(launcher->bootstrap().tag, QStringLiteral("starting"));
+    }
+
+    void controllerTalksToRealTor() {
+        QList<TorReply> replies;
+        auto record = [&](const TorReply& r) {
+            replies.append(r);
+        };
+        launcher->controller()->send("GETINFO version config-file", record);
+        launcher->controller()->send("GETINFO no-such-key", record);
+        launcher->controller()->send("GETINFO config-text", record);
+        QTRY_COMPARE(replies.size(), 3);
+        QVERIFY(replies.at(0).value("version").startsWith("0.4."));
+        QCOMPARE(replies.at(1).kind(), TorReply::Kind::CommandError);
+        QCOMPARE(replies.at(1).code(), 552);
+        QVERIFY(replies.at(2).value("config-text").contains("IsolateSOCKSAuth"));
+    }
+
+    void fixedVectorMatchesTor() { QVERIFY(publishes(vectorIdentity())); }
+
+    void freshIdentitiesMatchTor() {
+        for (int i = 0; i < 8; ++i)
+            QVERIFY(publishes(OnionIdentity::generate()));
+    }
+
+    void clientAuthorizationIsAccepted() {
+        const ClientAuthKey key = ClientAuthKey::generate();
+        const OnionIdentity identity = OnionIdentity::generate();
+        QVERIFY(publishes(identity, {key.publicKeyBase32()}));
+        std::optional<TorReply> reply;
+        addClientAuthorization(launcher->controller(), identity.address(), key,
+                               [&](const TorReply& r) { reply = r; });
+        QTRY_VERIFY(reply.has_value());
+        QVERIFY2(reply->isOk(), qPrintable(reply->errorMessage()));
+        QVERIFY(!publishes(OnionIdentity::generate(), {"not-a-key"}));
+    }
+
+    void closingTheControlConnectionEndsTor() {
+        const qint64 pid = launcher->processId();
+        QSignalSpy restarts(launcher.get(), &TorLauncher::restarting);
+        launcher->controller()->disconnectFromTor();
+        QTRY_VERIFY_WITH_TIMEOUT(!processAlive(pid), 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(launcher->state(), TorLauncher::State::Bootstrapping, 30000);
+        QVERIFY(launcher->processId() != pid);
+        QCOMPARE(restarts.size(), 1);
+    }
+
+    void restartsAfterKillAndPublishesAgain() {
+        const qint64 pid = launcher->processId();
+        QSignalSpy restarts(launcher.get(), &TorLauncher::restarting);
+        ::kill(pid_t(pid), SIGKILL);
+        QTRY_COMPARE_WITH_TIMEOUT(restarts.size(), 1, 10000);
+        QVERIFY(restarts.at(0).at(1).toString().contains(QStringLiteral("killed")));
+        QTRY_COMPARE_WITH_TIMEOUT(launcher->state(), TorLauncher::State::Bootstrapping, 30000);
+        QVERIFY(processAlive(launcher->processId()));
+        QVERIFY(publishes(vectorIdentity()));
+    }
+
+    void stopLeavesNoProcess() {
+        const qint64 pid = launcher->processId();
+        QVERIFY(processAlive(pid));
+        launcher->stop();
+        QCOMPARE(launcher->state(), TorLauncher::State::NotStarted);
+        QVERIFY(!processAlive(pid));
+        launcher->start();
+        QTRY_COMPARE_WITH_TIMEOUT(launcher->state(), TorLauncher::State::Bootstrapping, 30000);
+        const qint64 second = launcher->processId();
+        launcher.reset();
+        QVERIFY(!processAlive(second));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestTorOffline)
+#include "tst_tor_offline.moc"
