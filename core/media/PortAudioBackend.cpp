@@ -1,0 +1,213 @@
+// PortAudio backend (see PortAudioBackend.h). The two stream callbacks only move samples between
+// PortAudio's buffers and the SPSC rings and bump atomic counters: no locks, allocation, logging
+// or I/O.
+#include "media/PortAudioBackend.h"
+
+#include "media/MediaLog.h"
+
+#include <algorithm>
+#include <portaudio.h>
+#include <span>
+
+namespace onionvoice::media {
+namespace {
+
+int inputCallback(const void* input, void*, unsigned long frames, const PaStreamCallbackTimeInfo*,
+                  PaStreamCallbackFlags, void* user) {
+    auto* rings = static_cast<AudioRings*>(user);
+    if (input) {
+        const std::size_t written =
+            rings->capture.write(std::span(static_cast<const float*>(input), frames));
+        rings->captureOverruns.fetch_add(frames - written, std::memory_order_relaxed);
+    }
+    rings->capturedSamples.fetch_add(frames, std::memory_order_relaxed);
+    return paContinue;
+}
+
+int outputCallback(const void*, void* output, unsigned long frames, const PaStreamCallbackTimeInfo*,
+                   PaStreamCallbackFlags, void* user) {
+    auto* rings = static_cast<AudioRings*>(user);
+    std::span out(static_cast<float*>(output), frames);
+    const std::size_t read = rings->playback.read(out);
+    std::fill(out.begin() + std::ptrdiff_t(read), out.end(), 0.0f);
+    rings->playbackUnderruns.fetch_add(frames - read, std::memory_order_relaxed);
+    rings->playedSamples.fetch_add(frames, std::memory_order_relaxed);
+    return paContinue;
+}
+
+QString paError(PaError error) {
+    return QString::fromUtf8(Pa_GetErrorText(error));
+}
+
+} // namespace
+
+PortAudioSession::PortAudioSession()
+    : m_status(Pa_Initialize()) {}
+
+PortAudioSession::~PortAudioSession() {
+    if (m_status == paNoError)
+        Pa_Terminate();
+}
+
+QString PortAudioSession::errorString() const {
+    return paError(m_status);
+}
+
+void PortAudioBackend::StreamCloser::operator()(PaStream* stream) const {
+    if (Pa_IsStreamActive(stream) == 1)
+        Pa_StopStream(stream);
+    Pa_CloseStream(stream);
+}
+
+std::unique_ptr<PortAudioBackend> PortAudioBackend::create(QString* error) {
+    auto session = std::make_unique<PortAudioSession>();
+    if (!session->isValid()) {
+        *error = QStringLiteral("PortAudio failed to initialize: %1").arg(session->errorString());
+        return nullptr;
+    }
+    return std::unique_ptr<PortAudioBackend>(new PortAudioBackend(std::move(session)));
+}
+
+PortAudioBackend::PortAudioBackend(std::unique_ptr<PortAudioSession> session)
+    : m_session(std::move(session)) {}
+
+PortAudioBackend::~PortAudioBackend() {
+    stop();
+}
+
+QList<AudioDeviceInfo> PortAudioBackend::devices() const {
+    QList<AudioDeviceInfo> list;
+    const int count = Pa_GetDeviceCount();
+    for (int i = 0; i < count; ++i) {
+        const PaDeviceInfo* info = Pa_GetDeviceInfo(i);
+        const PaHostApiInfo* host = info ? Pa_GetHostApiInfo(info->hostApi) : nullptr;
+        if (!info || !host)
+            continue;
+        list.append({QString::fromUtf8(host->name), QString::fromUtf8(info->name),
+                     info->maxInputChannels, info->maxOutputChannels});
+    }
+    return list;
+}
+
+bool PortAudioBackend::refreshDevices(QString* error) {
+    if (m_input || m_output) {
+        *error = QStringLiteral("cannot refresh audio devices while streams are open");
+        return false;
+    }
+    m_session.reset();
+    auto session = std::make_unique<PortAudioSession>();
+    if (!session->isValid()) {
+        *error =
+            QStringLiteral("PortAudio failed to re-initialize: %1").arg(session->errorString());
+        return false;
+    }
+    m_session = std::move(session);
+    return true;
+}
+
+int PortAudioBackend::resolve(const AudioDeviceChoice& choice, Direction direction,
+                              QString* error) const {
+    const bool input = direction == Direction::Input;
+    const char* what = input ? "input" : "output";
+    if (choice.name.isEmpty()) {
+        const int device = input ? Pa_GetDefaultInputDevice() : Pa_GetDefaultOutputDevice();
+        if (device == paNoDevice)
+            *error = QStringLiteral("no audio %1 device found").arg(QLatin1String(what));
+        return device;
+    }
+    const int count = Pa_GetDeviceCount();
+    for (int i = 0; i < count; ++i) {
+        const PaDeviceInfo* info = Pa_GetDeviceInfo(i);
+        const PaHostApiInfo* host = info ? Pa_GetHostApiInfo(info->hostApi) : nullptr;
+        if (!info || !host || QString::fromUtf8(info->name) != choice.name)
+            continue;
+        if (!choice.hostApi.isEmpty() && QString::fromUtf8(host->name) != choice.hostApi)
+            continue;
+        if ((input ? info->maxInputChannels : info->maxOutputChannels) < 1)
+            continue;
+        return i;
+    }
+    *error = QStringLiteral("audio %1 device \"%2\" (%3) not found")
+                 .arg(QLatin1String(what), choice.name, choice.hostApi);
+    return paNoDevice;
+}
+
+PortAudioBackend::Stream PortAudioBackend::open(int device, Direction direction, AudioRings& rings,
+                                                QString* error) {
+    const bool input = direction == Direction::Input;
+    const PaDeviceInfo* info = Pa_GetDeviceInfo(device);
+    PaStreamParameters params{};
+    params.device = device;
+    params.channelCount = 1;
+    params.sampleFormat = paFloat32;
+    // PortAudio's "high" latency survives a loaded machine; the engine's jitter buffer dwarfs it.
+    params.suggestedLatency =
+        input ? info->defaultHighInputLatency : info->defaultHighOutputLatency;
+    PaStream* raw = nullptr;
+    const PaError status = Pa_OpenStream(&raw, input ? &params : nullptr, input ? nullptr : &params,
+                                         kSampleRate, paFramesPerBufferUnspecified, paNoFlag,
+                                         input ? inputCallback : outputCallback, &rings);
+    if (status != paNoError) {
+        *error = QStringLiteral("cannot open audio %1 \"%2\": %3")
+                     .arg(input ? QStringLiteral("input") : QStringLiteral("output"),
+                          QString::fromUtf8(info->name), paError(status));
+        return nullptr;
+    }
+    return Stream(raw);
+}
+
+bool PortAudioBackend::start(AudioRings& rings, QString* error) {
+    stop();
+    const int inputDevice = resolve(m_inputChoice, Direction::Input, error);
+    if (inputDevice == paNoDevice)
+        return false;
+    const int outputDevice = resolve(m_outputChoice, Direction::Output, error);
+    if (outputDevice == paNoDevice)
+        return false;
+    Stream input = open(inputDevice, Direction::Input, rings, error);
+    if (!input)
+        return false;
+    Stream output = open(outputDevice, Direction::Output, rings, error);
+    if (!output)
+        return false;
+    for (PaStream* stream : {input.get(), output.get()}) {
+        const PaError status = Pa_StartStream(stream);
+        if (status != paNoError) {
+            *error = QStringLiteral("cannot start audio stream: %1").arg(paError(status));
+            return false;
+        }
+    }
+    m_input = std::move(input);
+    m_output = std::move(output);
+    const AudioLatency l = latency();
+    qCInfo(lcMedia) << "PortAudio streams running, input latency" << l.input.count() / 1000.0
+                    << "ms, output latency" << l.output.count() / 1000.0 << "ms";
+    return true;
+}
+
+void PortAudioBackend::stop() {
+    m_input.reset();
+    m_output.reset();
+}
+
+AudioLatency PortAudioBackend::latency() const {
+    AudioLatency l;
+    const auto toMicros = [](double seconds) {
+        return std::chrono::microseconds(static_cast<long long>(seconds * 1e6));
+    };
+    if (m_input) {
+        if (const PaStreamInfo* info = Pa_GetStreamInfo(m_input.get()))
+            l.input = toMicros(info->inputLatency);
+    }
+    if (m_output) {
+        if (const PaStreamInfo* info = Pa_GetStreamInfo(m_output.get()))
+            l.output = toMicros(info->outputLatency);
+    }
+    return l;
+}
+
+double PortAudioBackend::outputStreamTime() const {
+    return m_output ? Pa_GetStreamTime(m_output.get()) : 0.0;
+}
+
+} // namespace onionvoice::media

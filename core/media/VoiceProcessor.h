@@ -1,0 +1,56 @@
+// Voice processing on the capture path with speexdsp: acoustic echo cancellation against what
+// the speaker plays, noise suppression and automatic gain control, each switchable and on by
+// default. Runs on the engine thread, one 20 ms frame at a time.
+#pragma once
+
+#include <QString>
+#include <chrono>
+#include <memory>
+#include <span>
+#include <vector>
+
+struct SpeexEchoState_;
+struct SpeexPreprocessState_;
+
+namespace onionvoice::media {
+
+enum class Switch { Off, On };
+
+struct VoiceProcessingSettings {
+    Switch echoCancellation = Switch::On;
+    Switch noiseSuppression = Switch::On;
+    Switch gainControl = Switch::On;
+    std::chrono::milliseconds echoTail{200}; // longest echo path the canceller models
+};
+
+class VoiceProcessor {
+public:
+    static std::unique_ptr<VoiceProcessor> create(const VoiceProcessingSettings& settings,
+                                                  QString* error);
+    ~VoiceProcessor();
+
+    // The frame the speaker is about to play (kFrameSamples), the echo canceller's reference.
+    void processPlayback(std::span<const float> frame);
+    // Cleans one captured frame (kFrameSamples) in place.
+    void processCapture(std::span<float> frame);
+
+    const VoiceProcessingSettings& settings() const { return m_settings; }
+
+private:
+    struct EchoDeleter {
+        void operator()(SpeexEchoState_* s) const;
+    };
+    struct PreprocessDeleter {
+        void operator()(SpeexPreprocessState_* s) const;
+    };
+    explicit VoiceProcessor(const VoiceProcessingSettings& settings);
+
+    VoiceProcessingSettings m_settings;
+    std::unique_ptr<SpeexEchoState_, EchoDeleter> m_echo;
+    std::unique_ptr<SpeexPreprocessState_, PreprocessDeleter> m_preprocess;
+    std::vector<short> m_capture;
+    std::vector<short> m_playback;
+    std::vector<short> m_cleaned;
+};
+
+} // namespace onionvoice::media
