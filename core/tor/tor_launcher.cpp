@@ -130,7 +130,8 @@ QString TorLauncher::generateTorrc(const TorLaunchConfig& config, qint64 owningP
         QStringLiteral("# Written by OnionVoice at every start; edits are overwritten."),
         QStringLiteral("DataDirectory %1").arg(dir),
         config.socksMode == TorLaunchConfig::SocksMode::Isolated
-            ? QStringLiteral("SocksPort 127.0.0.1:auto IsolateSOCKSAuth OnionTrafficOnly")
+            ? QStringLiteral(
+                  "SocksPort 127.0.0.1:auto IsolateSOCKSAuth OnionTrafficOnly ExtendedErrors")
             : QStringLiteral("SocksPort 0"),
         QStringLiteral("ControlPort 127.0.0.1:auto"),
         QStringLiteral("ControlPortWriteToFile %1/control-port").arg(dir),

@@ -46,7 +46,7 @@ private slots:
         const QStringList lines = TorLauncher::generateTorrc(config, 4242).split(QLatin1Char('\n'));
         for (const char* expected :
              {"DataDirectory /data/tor",
-              "SocksPort 127.0.0.1:auto IsolateSOCKSAuth OnionTrafficOnly",
+              "SocksPort 127.0.0.1:auto IsolateSOCKSAuth OnionTrafficOnly ExtendedErrors",
               "ControlPort 127.0.0.1:auto", "ControlPortWriteToFile /data/tor/control-port",
               "CookieAuthentication 1", "__OwningControllerProcess 4242", "AvoidDiskWrites 1",
               "NumEntryGuards 4"})

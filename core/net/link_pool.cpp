@@ -1,0 +1,88 @@
+// Slot bookkeeping, staggered dialling and replacement of broken links.
+#include "link_pool.h"
+
+#include "net_log.h"
+
+#include <QRandomGenerator>
+
+namespace onionvoice::net {
+
+LinkPool::LinkPool(LinkPoolConfig config, QObject* parent)
+    : QObject(parent)
+    , config_(std::move(config)) {
+    Q_ASSERT(config_.links > 0 && config_.links <= 256);
+    slots_.resize(std::size_t(config_.links));
+    for (std::size_t i = 0; i < slots_.size(); ++i) {
+        auto* retry = new QTimer(this);
+        retry->setSingleShot(true);
+        connect(retry, &QTimer::timeout, this, [this, i] { open(std::uint8_t(i)); });
+        slots_[i].retry = retry;
+    }
+}
+
+void LinkPool::start() {
+    if (running_)
+        return;
+    running_ = true;
+    for (std::size_t i = 0; i < slots_.size(); ++i)
+        slots_[i].retry->start(config_.stagger * int(i));
+}
+
+void LinkPool::stop() {
+    running_ = false;
+    for (Slot& slot : slots_) {
+        slot.retry->stop();
+        if (slot.link) {
+            slot.link->disconnect(this);
+            slot.link->close();
+            slot.link->deleteLater();
+            slot.link = nullptr;
+        }
+    }
+}
+
+int LinkPool::openCount() const {
+    return int(std::count_if(slots_.begin(), slots_.end(), [](const Slot& s) {
+        return s.link && s.link->state() == OnionLink::State::Open;
+    }));
+}
+
+OnionLink* LinkPool::link(std::uint8_t slot) const {
+    return slot < slots_.size() ? slots_[slot].link : nullptr;
+}
+
+QByteArray LinkPool::isolationKey(std::uint8_t slot) const {
+    return slot < slots_.size() ? slots_[slot].isolationKey : QByteArray();
+}
+
+bool LinkPool::sendRecord(std::uint8_t slot, std::span<const std::uint8_t> record) {
+    OnionLink* l = link(slot);
+    return l && l->sendRecord(record);
+}
+
+void LinkPool::open(std::uint8_t slot) {
+    if (!running_)
+        return;
+    Slot& s = slots_[slot];
+    if (s.link)
+        s.link->deleteLater();
+    // A fresh key per attempt: a replacement must not reuse the broken link's circuit.
+    s.isolationKey = QByteArray::number(QRandomGenerator::system()->generate64(), 16) +
+                     QByteArray::number(QRandomGenerator::system()->generate64(), 16);
+    s.link = new OnionLink(config_.recordSize, this);
+    OnionLink* link = s.link;
+    connect(link, &OnionLink::opened, this, [this, slot] { emit linkUp(slot); });
+    connect(link, &OnionLink::recordReceived, this,
+            [this, slot](const QByteArray& record) { emit recordReceived(slot, record); });
+    connect(link, &OnionLink::failed, this,
+            [this, slot](OnionLink::Failure, const QString& reason) {
+                qCInfo(lcNet) << "link in slot" << slot << "down:" << reason;
+                emit linkDown(slot, reason);
+                if (running_)
+                    slots_[slot].retry->start(config_.replaceDelay);
+            });
+    link->connectToOnion(config_.socks, config_.onionAddress + QStringLiteral(".onion"),
+                         config_.port, s.isolationKey, config_.connectTimeout);
+}
+
+} // namespace onionvoice::net

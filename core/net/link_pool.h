@@ -1,0 +1,62 @@
+// The n links of a call to one peer: opened with staggered starts, each in its own slot with its
+// own SOCKS isolation key (hence its own rendezvous circuit), and replaced when one breaks.
+#pragma once
+
+#include "onion_link.h"
+
+#include <QObject>
+#include <QTimer>
+#include <chrono>
+#include <cstdint>
+#include <vector>
+
+namespace onionvoice::net {
+
+struct LinkPoolConfig {
+    SocksEndpoint socks;
+    QString onionAddress; // 56 characters, without ".onion"
+    quint16 port = 0;
+    int links = 12;
+    std::size_t recordSize = 0;
+    std::chrono::milliseconds stagger{25}; // between the first attempts of two slots
+    std::chrono::milliseconds connectTimeout{60000};
+    std::chrono::milliseconds replaceDelay{1000}; // before a broken link is replaced
+};
+
+class LinkPool : public QObject {
+    Q_OBJECT
+public:
+    explicit LinkPool(LinkPoolConfig config, QObject* parent = nullptr);
+
+    void start();
+    void stop();
+
+    int size() const { return int(slots_.size()); }
+    int openCount() const;
+    // The link now in a slot (nullptr while none exists); replaced links get new objects.
+    OnionLink* link(std::uint8_t slot) const;
+    // SOCKS username of the slot's current link (tor shows it as SOCKS_USERNAME in circuits).
+    QByteArray isolationKey(std::uint8_t slot) const;
+    bool sendRecord(std::uint8_t slot, std::span<const std::uint8_t> record);
+
+signals:
+    void linkUp(std::uint8_t slot);
+    // A slot's link broke or could not be opened; a replacement is on its way.
+    void linkDown(std::uint8_t slot, const QString& reason);
+    void recordReceived(std::uint8_t slot, const QByteArray& record);
+
+private:
+    struct Slot {
+        OnionLink* link = nullptr;
+        QByteArray isolationKey;
+        QTimer* retry = nullptr;
+    };
+
+    void open(std::uint8_t slot);
+
+    LinkPoolConfig config_;
+    std::vector<Slot> slots_;
+    bool running_ = false;
+};
+
+} // namespace onionvoice::net

@@ -1,0 +1,474 @@
+#!/usr/bin/env python3
+"""A private Tor network on 127.0.0.1 for OnionVoice's integration tests and demos.
+
+    testnet.py up DIR [--relays N] [--clients N] [--watch-pid PID] [--lifetime SECONDS]
+    testnet.py down DIR
+    testnet.py status DIR
+
+`up` generates keys (tor-gencert) and torrcs for 3 directory authorities and N relays
+(TestingTorNetwork, fast voting), starts them, waits until the authorities' consensus lists every
+relay with its microdescriptor, then starts the optional client instances and prints what an app
+instance needs (DIR/client.torrc holds the torrc lines of a client of this network).
+
+Every tor is the child of one watchdog process (`testnet.py _watchdog`, its own session) and is
+started with __OwningControllerProcess set to the watchdog's PID, so the network goes away when:
+  - `down DIR` is run (the CTest fixture cleanup),
+  - the watched process dies (default: the parent of `up`, i.e. ctest or your shell; ctest
+    killed with SIGKILL therefore takes the network with it within a second),
+  - the lifetime runs out (default 1 hour),
+  - the watchdog itself is killed (each tor notices its owner is gone and exits).
+Only the Python standard library is used.
+"""
+
+import argparse
+import json
+import os
+import random
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+
+AUTHORITIES = 3
+READY_TIMEOUT = 120.0
+NODE_START_TIMEOUT = 30.0
+
+
+def log(message):
+    print(f"testnet: {message}", file=sys.stderr, flush=True)
+
+
+def free_port(taken):
+    """A port below the kernel's ephemeral range, so sockets of running tests cannot take it."""
+    while True:
+        port = random.randint(10000, 30000)
+        if port in taken:
+            continue
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+        taken.add(port)
+        return port
+
+
+def run(args, stdin=None):
+    return subprocess.run(args, input=stdin, capture_output=True, text=True, check=True)
+
+
+class Node:
+    def __init__(self, root, kind, index, taken):
+        self.kind = kind  # "auth", "relay" or "client"
+        self.nick = f"{kind}{index}"
+        self.dir = os.path.join(root, self.nick)
+        self.or_port = free_port(taken) if kind != "client" else None
+        self.dir_port = free_port(taken) if kind == "auth" else None
+        self.socks_port = free_port(taken) if kind == "client" else None
+        self.control_port = free_port(taken)
+        self.fingerprint = None
+        self.v3ident = None
+
+    def to_json(self):
+        return {k: v for k, v in self.__dict__.items()}
+
+    @staticmethod
+    def from_json(data):
+        node = Node.__new__(Node)
+        node.__dict__.update(data)
+        return node
+
+
+def generate(root, relays, clients):
+    os.makedirs(root, mode=0o700)
+    empty = os.path.join(root, "empty")
+    open(empty, "w").close()
+    taken = set()
+    nodes = [Node(root, "auth", i, taken) for i in range(AUTHORITIES)]
+    nodes += [Node(root, "relay", i, taken) for i in range(relays)]
+    nodes += [Node(root, "client", i, taken) for i in range(clients)]
+
+    procs = []
+    for node in nodes:
+        os.makedirs(os.path.join(node.dir, "keys"), mode=0o700)
+        if node.kind == "auth":
+            keys = os.path.join(node.dir, "keys")
+            procs.append(subprocess.Popen(
+                ["tor-gencert", "--create-identity-key", "-m", "12",
+                 "-a", f"127.0.0.1:{node.dir_port}",
+                 "-i", f"{keys}/authority_identity_key", "-s", f"{keys}/authority_signing_key",
+                 "-c", f"{keys}/authority_certificate", "--passphrase-fd", "0"],
+                stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+            procs[-1].stdin.write(b"\n")
+            procs[-1].stdin.close()
+        if node.kind != "client":
+            procs.append(subprocess.Popen(
+                ["tor", "--ignore-missing-torrc", "-f", empty, "--defaults-torrc", empty,
+                 "--list-fingerprint", "--DataDirectory", node.dir,
+                 "--ORPort", f"127.0.0.1:{node.or_port}", "--Log", "err stderr"],
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+    for proc in procs:
+        if proc.wait() != 0:
+            raise RuntimeError(f"key generation failed: {proc.args[0]} exited {proc.returncode}")
+
+    for node in nodes:
+        if node.kind == "client":
+            continue
+        with open(os.path.join(node.dir, "fingerprint")) as f:
+            node.fingerprint = f.read().split()[1]
+        if node.kind == "auth":
+            with open(os.path.join(node.dir, "keys", "authority_certificate")) as f:
+                for line in f:
+                    if line.startswith("fingerprint "):
+                        node.v3ident = line.split()[1]
+    return nodes
+
+
+def common_lines(root, nodes):
+    auths = [n for n in nodes if n.kind == "auth"]
+    lines = ["TestingTorNetwork 1", "PathsNeededToBuildCircuits 0.67",
+             f"GeoIPFile {root}/empty", f"GeoIPv6File {root}/empty"]
+    lines += [f"DirAuthority {a.nick} orport={a.or_port} v3ident={a.v3ident} "
+              f"127.0.0.1:{a.dir_port} {a.fingerprint}" for a in auths]
+    return lines
+
+
+def client_lines(root, nodes):
+    """Options an app's tor needs to use this network (on top of the app's own torrc)."""
+    return common_lines(root, nodes) + [
+        "UseEntryGuards 0", "LearnCircuitBuildTimeout 0", "CircuitBuildTimeout 30",
+        "CircuitPadding 0", "ConnectionPadding 0", "SafeLogging 0"]
+
+
+def write_torrcs(root, nodes, owner_pid):
+    auths = [n for n in nodes if n.kind == "auth"]
+    for node in nodes:
+        lines = [f"Nickname {node.nick}", f"DataDirectory {node.dir}",
+                 f"PidFile {node.dir}/pid", f"Log notice file {node.dir}/notice.log",
+                 "SafeLogging 0", "ShutdownWaitLength 0", "RunAsDaemon 0",
+                 f"ControlPort 127.0.0.1:{node.control_port}", "CookieAuthentication 1",
+                 f"__OwningControllerProcess {owner_pid}"]
+        if node.kind == "client":
+            lines += client_lines(root, nodes)
+            lines += [f"SocksPort 127.0.0.1:{node.socks_port}"]
+        else:
+            lines += common_lines(root, nodes)
+            lines += [f"ORPort 127.0.0.1:{node.or_port}", "Address 127.0.0.1", "SocksPort 0",
+                      "AssumeReachable 1", "ExitRelay 0", "ExitPolicy reject *:*"]
+        if node.kind == "auth":
+            lines += [f"DirPort 127.0.0.1:{node.dir_port}", "AuthoritativeDirectory 1",
+                      "V3AuthoritativeDirectory 1", "ContactInfo onionvoice-testnet@localhost",
+                      "TestingV3AuthInitialVotingInterval 5", "TestingV3AuthInitialVoteDelay 2",
+                      "TestingV3AuthInitialDistDelay 2", "V3AuthVotingInterval 10",
+                      "V3AuthVoteDelay 2", "V3AuthDistDelay 2", "V3AuthNIntervalsValid 2",
+                      "TestingDirAuthVoteGuard *",
+                      "TestingDirAuthVoteHSDir " + ",".join(a.fingerprint for a in auths)]
+        elif node.kind == "relay":
+            lines += ["DirCache 0"]
+        with open(os.path.join(node.dir, "torrc"), "w") as f:
+            f.write("\n".join(lines) + "\n")
+
+
+class Control:
+    """Minimal synchronous control-port client (cookie authentication, GETINFO)."""
+
+    def __init__(self, node):
+        self.sock = socket.create_connection(("127.0.0.1", node.control_port), timeout=10)
+        self.buffer = b""
+        with open(os.path.join(node.dir, "control_auth_cookie"), "rb") as f:
+            self.command("AUTHENTICATE " + f.read().hex())
+
+    def close(self):
+        self.sock.close()
+
+    def _line(self):
+        while b"\r\n" not in self.buffer:
+            chunk = self.sock.recv(65536)
+            if not chunk:
+                raise ConnectionError("control connection closed")
+            self.buffer += chunk
+        line, self.buffer = self.buffer.split(b"\r\n", 1)
+        return line.decode("utf-8", "replace")
+
+    def command(self, text):
+        self.sock.sendall(text.encode() + b"\r\n")
+        lines = []
+        while True:
+            line = self._line()
+            if line.startswith("650"):
+                continue
+            if not line.startswith("2"):
+                raise RuntimeError(f"{text.split()[0]}: {line}")
+            if line[3] == "+":
+                while (data := self._line()) != ".":
+                    lines.append(data)
+            else:
+                lines.append(line[4:])
+            if line[3] == " ":
+                return lines
+
+
+def read_pid(path):
+    try:
+        with open(path) as f:
+            return int(f.read().strip())
+    except (OSError, ValueError):
+        return None
+
+
+def alive(pid):
+    if not pid:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    # A zombie that its parent has not reaped yet counts as gone.
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def load_state(root):
+    with open(os.path.join(root, "network.json")) as f:
+        state = json.load(f)
+    state["nodes"] = [Node.from_json(n) for n in state["nodes"]]
+    return state
+
+
+def save_state(root, state):
+    data = dict(state)
+    data["nodes"] = [n.to_json() for n in state["nodes"]]
+    with open(os.path.join(root, "network.json"), "w") as f:
+        json.dump(data, f, indent=1)
+
+
+def watchdog(root, watch_pid, lifetime):
+    """Parent of every tor of the network; stops them when asked or when the watched process dies."""
+    state = load_state(root)
+    children = {}
+
+    def start(kinds):
+        for node in state["nodes"]:
+            if node.kind in kinds:
+                children[node.nick] = subprocess.Popen(
+                    ["tor", "-f", os.path.join(node.dir, "torrc"),
+                     "--defaults-torrc", os.path.join(root, "empty")],
+                    stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    def stop_all():
+        for proc in children.values():
+            if proc.poll() is None:
+                proc.terminate()
+        deadline = time.monotonic() + 10
+        for proc in children.values():
+            try:
+                proc.wait(max(0.1, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+
+    signal.signal(signal.SIGTERM, lambda *_: (stop_all(), os._exit(0)))
+    start({"auth", "relay"})
+    stop_file = os.path.join(root, "stop")
+    clients_file = os.path.join(root, "start-clients")
+    deadline = time.monotonic() + lifetime
+    while True:
+        if os.path.exists(clients_file):
+            os.remove(clients_file)
+            start({"client"})
+        reason = None
+        if os.path.exists(stop_file):
+            reason = "asked to stop"
+        elif watch_pid and not alive(watch_pid):
+            reason = f"watched process {watch_pid} is gone"
+        elif time.monotonic() > deadline:
+            reason = "lifetime over"
+        if reason:
+            with open(os.path.join(root, "watchdog.log"), "a") as f:
+                f.write(f"stopping: {reason}\n")
+            stop_all()
+            return
+        for proc in children.values():
+            proc.poll()
+        time.sleep(0.2)
+
+
+def wait_until(predicate, timeout, what):
+    deadline = time.monotonic() + timeout
+    last_error = None
+    while time.monotonic() < deadline:
+        try:
+            if predicate():
+                return
+        except (OSError, RuntimeError, ConnectionError) as e:
+            last_error = e
+        time.sleep(0.25)
+    raise RuntimeError(f"timed out waiting for {what} (last error: {last_error})")
+
+
+def consensus_complete(node, expected):
+    control = Control(node)
+    try:
+        routers = [l for l in control.command("GETINFO ns/all") if l.startswith("r ")]
+        mds = [l for l in control.command("GETINFO md/all") if l.startswith("onion-key")]
+        return len(routers) >= expected and len(mds) >= expected
+    finally:
+        control.close()
+
+
+def client_ready(node):
+    control = Control(node)
+    try:
+        phase = control.command("GETINFO status/bootstrap-phase")[0]
+        return "PROGRESS=100" in phase
+    finally:
+        control.close()
+
+
+def up(args):
+    root = os.path.abspath(args.dir)
+    if os.path.exists(root):
+        down_quietly(root)
+        shutil.rmtree(root)
+    started = time.monotonic()
+    nodes = generate(root, args.relays, args.clients)
+    generated = time.monotonic()
+
+    watch_pid = os.getppid() if args.watch_pid is None else args.watch_pid
+    with open(os.path.join(root, "watchdog.log"), "w") as wlog:
+        # The watchdog writes the torrcs: they name its own PID as __OwningControllerProcess.
+        state = {"nodes": nodes, "watch_pid": watch_pid}
+        save_state(root, state)
+        watchdog_proc = subprocess.Popen(
+            [sys.executable, os.path.abspath(__file__), "_watchdog", root, str(watch_pid),
+             str(args.lifetime)],
+            stdin=subprocess.DEVNULL, stdout=wlog, stderr=wlog, start_new_session=True)
+    with open(os.path.join(root, "watchdog.pid"), "w") as f:
+        f.write(str(watchdog_proc.pid))
+    try:
+        auths = [n for n in nodes if n.kind == "auth"]
+        servers = [n for n in nodes if n.kind != "client"]
+        for node in servers:
+            wait_until(lambda n=node: os.path.exists(os.path.join(n.dir, "control_auth_cookie")),
+                       NODE_START_TIMEOUT, f"{node.nick} to start (see {node.dir}/notice.log)")
+        wait_until(lambda: all(consensus_complete(a, len(servers)) for a in auths),
+                   READY_TIMEOUT, "a consensus listing every relay")
+        consensus = time.monotonic()
+        clients = [n for n in nodes if n.kind == "client"]
+        if clients:
+            open(os.path.join(root, "start-clients"), "w").close()
+            for node in clients:
+                wait_until(lambda n=node: client_ready(n), READY_TIMEOUT, f"{node.nick} to bootstrap")
+        ready = time.monotonic()
+    except Exception:
+        down_quietly(root)
+        raise
+
+    with open(os.path.join(root, "client.torrc"), "w") as f:
+        f.write("\n".join(client_lines(root, nodes)) + "\n")
+    report = {"keys_and_configs_s": round(generated - started, 2),
+              "consensus_complete_s": round(consensus - generated, 2),
+              "clients_ready_s": round(ready - consensus, 2),
+              "authorities": AUTHORITIES, "relays": args.relays,
+              "clients": [{"nick": c.nick, "socks": f"127.0.0.1:{c.socks_port}",
+                           "control": f"127.0.0.1:{c.control_port}",
+                           "cookie": os.path.join(c.dir, "control_auth_cookie")} for c in clients]}
+    with open(os.path.join(root, "ready.json"), "w") as f:
+        json.dump(report, f, indent=1)
+    print(json.dumps(report, indent=1))
+    print(f"""
+Private Tor network up in {root} (watchdog PID {watchdog_proc.pid}, watching PID {watch_pid}).
+An OnionVoice instance uses it with:
+    export ONIONVOICE_TESTNET={root}
+(its tor then adds the lines of {root}/client.torrc to its own torrc).
+Stop it with: {sys.argv[0]} down {root}""")
+
+
+def down_quietly(root):
+    open(os.path.join(root, "stop"), "w").close()
+    watchdog_pid = read_pid(os.path.join(root, "watchdog.pid"))
+    deadline = time.monotonic() + 15
+    while alive(watchdog_pid) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    if alive(watchdog_pid):
+        os.kill(watchdog_pid, signal.SIGKILL)
+    # Whatever survived the watchdog (it was killed, or never started) is stopped by PID file.
+    survivors = []
+    for entry in sorted(os.listdir(root)):
+        pid = read_pid(os.path.join(root, entry, "pid"))
+        if alive(pid) and is_tor_of(pid, root):
+            os.kill(pid, signal.SIGTERM)
+            survivors.append(pid)
+    deadline = time.monotonic() + 10
+    while any(alive(p) for p in survivors) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    for pid in survivors:
+        if alive(pid):
+            os.kill(pid, signal.SIGKILL)
+    return survivors
+
+
+def is_tor_of(pid, root):
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            cmdline = f.read().split(b"\0")
+    except OSError:
+        return False
+    return os.path.basename(cmdline[0]) == b"tor" and any(root.encode() in a for a in cmdline)
+
+
+def down(args):
+    root = os.path.abspath(args.dir)
+    if not os.path.isdir(root):
+        log(f"nothing to stop in {root}")
+        return
+    survivors = down_quietly(root)
+    if survivors:
+        log(f"had to stop {len(survivors)} tor processes the watchdog left behind")
+    remaining = [e for e in os.listdir(root) if alive(read_pid(os.path.join(root, e, "pid")))]
+    if remaining:
+        raise SystemExit(f"testnet: still running: {remaining}")
+    log(f"network in {root} stopped")
+
+
+def status(args):
+    root = os.path.abspath(args.dir)
+    state = load_state(root)
+    for node in state["nodes"]:
+        pid = read_pid(os.path.join(node.dir, "pid"))
+        print(f"{node.nick:8} pid {pid} {'running' if alive(pid) else 'stopped'}")
+
+
+def main():
+    if len(sys.argv) >= 2 and sys.argv[1] == "_watchdog":
+        root, watch_pid, lifetime = sys.argv[2], int(sys.argv[3]), float(sys.argv[4])
+        state = load_state(root)
+        write_torrcs(root, state["nodes"], os.getpid())
+        watchdog(root, watch_pid, lifetime)
+        return
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    p_up = sub.add_parser("up")
+    p_up.add_argument("dir")
+    p_up.add_argument("--relays", type=int, default=5)
+    p_up.add_argument("--clients", type=int, default=0)
+    p_up.add_argument("--watch-pid", type=int, default=None,
+                      help="stop the network when this process dies (default: the parent of up; "
+                           "0: never)")
+    p_up.add_argument("--lifetime", type=float, default=3600.0)
+    for name in ("down", "status"):
+        p = sub.add_parser(name)
+        p.add_argument("dir")
+    args = parser.parse_args()
+    {"up": up, "down": down, "status": status}[args.command](args)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,271 @@
+// Unit tests of OnionLink, LinkListener and LinkPool against a scripted SOCKS5 server that plays
+// tor's SOCKS port (and, once connected, the remote peer).
+#include "net/link_listener.h"
+#include "net/link_pool.h"
+#include "net/onion_link.h"
+
+#include <QSignalSpy>
+#include <QTcpServer>
+#include <QTcpSocket>
+#include <QtTest>
+
+using namespace onionvoice::net;
+using namespace std::chrono_literals;
+
+namespace {
+
+constexpr std::size_t kRecord = 498;
+const QString kHost =
+    QStringLiteral("aoqqpp7tzyil4hlq3umoos6atft6jvrqtosq2xy53sdgiesvgg4bqead.onion");
+
+class ScriptedSocks : public QObject {
+public:
+    enum class Behaviour { Accept, Reply, Silent, RefuseMethod, RefuseAuth };
+
+    struct Session {
+        QTcpSocket* socket = nullptr;
+        QByteArray in;
+        int step = 0;
+        QByteArray username, host;
+        quint16 port = 0;
+        QByteArray received; // after the handshake
+    };
+
+    Behaviour behaviour = Behaviour::Accept;
+    int replyCode = 0;
+    QTcpServer server;
+    std::vector<std::unique_ptr<Session>> sessions;
+
+    ScriptedSocks() {
+        server.listen(QHostAddress::LocalHost);
+        connect(&server, &QTcpServer::newConnection, this, [this] {
+            auto session = std::make_unique<Session>();
+            session->socket = server.nextPendingConnection();
+            Session* s = session.get();
+            sessions.push_back(std::move(session));
+            connect(s->socket, &QTcpSocket::readyRead, this, [this, s] { step(s); });
+        });
+    }
+    SocksEndpoint endpoint() const {
+        return {QHostAddress(QHostAddress::LocalHost), server.serverPort()};
+    }
+
+    void step(Session* s) {
+        s->in += s->socket->readAll();
+        if (behaviour == Behaviour::Silent)
+            return;
+        if (s->step == 0 && s->in.size() >= 3) {
+            QVERIFY(s->in.startsWith(QByteArray("\x05\x01\x02", 3)));
+            s->in.remove(0, 3);
+            s->socket->write(behaviour == Behaviour::RefuseMethod ? QByteArray("\x05\xff", 2)
+                                                                  : QByteArray("\x05\x02", 2));
+            s->step = 1;
+        }
+        if (s->step == 1 && s->in.size() >= 2) {
+            const int ulen = std::uint8_t(s->in.at(1));
+            if (s->in.size() < 2 + ulen + 1)
+                return;
+            const int plen = std::uint8_t(s->in.at(2 + ulen));
+            if (s->in.size() < 3 + ulen + plen)
+                return;
+            s->username = s->in.mid(2, ulen);
+            s->in.remove(0, 3 + ulen + plen);
+            s->socket->write(behaviour == Behaviour::RefuseAuth ? QByteArray("\x01\x01", 2)
+                                                                : QByteArray("\x01\x00", 2));
+            s->step = 2;
+        }
+        if (s->step == 2 && s->in.size() >= 5) {
+            QCOMPARE(s->in.left(4), QByteArray("\x05\x01\x00\x03", 4)); // CONNECT, domain name
+            const int len = std::uint8_t(s->in.at(4));
+            if (s->in.size() < 5 + len + 2)
+                return;
+            s->host = s->in.mid(5, len);
+            s->port =
+                quint16(std::uint8_t(s->in.at(5 + len)) << 8 | std::uint8_t(s->in.at(6 + len)));
+            s->in.remove(0, 7 + len);
+            const char code = char(behaviour == Behaviour::Reply ? replyCode : 0);
+            // Tor answers with an IPv4 address; a first record follows in the same segment.
+            QByteArray answer("\x05", 1);
+            answer += code;
+            answer += QByteArray("\x00\x01\x00\x00\x00\x00\x00\x00", 8);
+            s->socket->write(answer);
+            s->step = 3;
+        }
+        if (s->step == 3) {
+            s->received += s->in;
+            s->in.clear();
+        }
+    }
+};
+
+QByteArray record(char fill) {
+    return QByteArray(kRecord, fill);
+}
+std::span<const std::uint8_t> bytes(const QByteArray& b) {
+    return {reinterpret_cast<const std::uint8_t*>(b.constData()), std::size_t(b.size())};
+}
+
+} // namespace
+
+class TestOnionLink : public QObject {
+    Q_OBJECT
+private slots:
+    void dialsThroughSocksAndCarriesRecords() {
+        ScriptedSocks socks;
+        OnionLink link(kRecord);
+        QSignalSpy records(&link, &OnionLink::recordReceived);
+        link.connectToOnion(socks.endpoint(), kHost, 7, "iso-key-1", 5s);
+        QTRY_COMPARE(link.state(), OnionLink::State::Open);
+        auto& s = *socks.sessions.at(0);
+        QCOMPARE(s.host, kHost.toLatin1());
+        QCOMPARE(s.port, quint16(7));
+        QCOMPARE(s.username, QByteArray("iso-key-1"));
+
+        QVERIFY(link.sendRecord(bytes(record('a'))));
+        QVERIFY(!link.sendRecord(bytes(QByteArray(10, 'x'))));
+        QTRY_COMPARE(s.received, record('a'));
+
+        // One and a half records, then the rest: exactly one record per complete chunk.
+        const QByteArray two = record('b') + record('c');
+        s.socket->write(two.left(kRecord + kRecord / 2));
+        QTRY_COMPARE(records.size(), 1);
+        QTest::qWait(20);
+        QCOMPARE(records.size(), 1);
+        s.socket->write(two.mid(kRecord + kRecord / 2));
+        QTRY_COMPARE(records.size(), 2);
+        QCOMPARE(records.at(0).at(0).toByteArray(), record('b'));
+        QCOMPARE(records.at(1).at(0).toByteArray(), record('c'));
+
+        s.socket->close();
+        QTRY_COMPARE(link.state(), OnionLink::State::Failed);
+        QCOMPARE(link.failure(), OnionLink::Failure::Closed);
+        QVERIFY(!link.sendRecord(bytes(record('d'))));
+    }
+
+    void socksErrorCodesAreTyped_data() {
+        QTest::addColumn<int>("code");
+        QTest::addColumn<QString>("text");
+        QTest::newRow("descriptor") << 0xF0 << QStringLiteral("descriptor not found");
+        QTest::newRow("client auth") << 0xF4 << QStringLiteral("needs client authorization");
+        QTest::newRow("ttl") << 0x06 << QStringLiteral("timed out inside tor");
+        QTest::newRow("unknown") << 0x42 << QStringLiteral("0x42");
+    }
+
+    void socksErrorCodesAreTyped() {
+        QFETCH(int, code);
+        QFETCH(QString, text);
+        ScriptedSocks socks;
+        socks.behaviour = ScriptedSocks::Behaviour::Reply;
+        socks.replyCode = code;
+        OnionLink link(kRecord);
+        QSignalSpy failed(&link, &OnionLink::failed);
+        link.connectToOnion(socks.endpoint(), kHost, 7, "k", 5s);
+        QTRY_COMPARE(failed.size(), 1);
+        QCOMPARE(link.failure(), OnionLink::Failure::SocksReply);
+        QCOMPARE(link.socksReplyCode(), code);
+        QVERIFY2(link.failureText().contains(text), qPrintable(link.failureText()));
+    }
+
+    void refusalsAndTimeouts_data() {
+        QTest::addColumn<int>("behaviour");
+        QTest::addColumn<int>("failure");
+        QTest::newRow("silent") << int(ScriptedSocks::Behaviour::Silent)
+                                << int(OnionLink::Failure::Timeout);
+        QTest::newRow("no user/pass") << int(ScriptedSocks::Behaviour::RefuseMethod)
+                                      << int(OnionLink::Failure::SocksAuthRefused);
+        QTest::newRow("auth refused") << int(ScriptedSocks::Behaviour::RefuseAuth)
+                                      << int(OnionLink::Failure::SocksAuthRefused);
+    }
+
+    void refusalsAndTimeouts() {
+        QFETCH(int, behaviour);
+        QFETCH(int, failure);
+        ScriptedSocks socks;
+        socks.behaviour = ScriptedSocks::Behaviour(behaviour);
+        OnionLink link(kRecord);
+        link.connectToOnion(socks.endpoint(), kHost, 7, "k", 300ms);
+        QTRY_COMPARE(link.state(), OnionLink::State::Failed);
+        QCOMPARE(int(link.failure()), failure);
+    }
+
+    void unreachableProxy() {
+        quint16 closedPort;
+        {
+            QTcpServer s;
+            s.listen(QHostAddress::LocalHost);
+            closedPort = s.serverPort();
+        }
+        OnionLink link(kRecord);
+        link.connectToOnion({QHostAddress(QHostAddress::LocalHost), closedPort}, kHost, 7, "k", 5s);
+        QTRY_COMPARE(link.state(), OnionLink::State::Failed);
+        QCOMPARE(link.failure(), OnionLink::Failure::ProxyUnreachable);
+    }
+
+    void listenerAcceptsLinks() {
+        LinkListener listener(kRecord);
+        QVERIFY(listener.listen());
+        QSignalSpy accepted(&listener, &LinkListener::linkAccepted);
+        QTcpSocket peer;
+        peer.connectToHost(QHostAddress::LocalHost, listener.port());
+        QTRY_COMPARE(accepted.size(), 1);
+        auto* link = accepted.at(0).at(0).value<OnionLink*>();
+        QCOMPARE(link->state(), OnionLink::State::Open);
+        QSignalSpy records(link, &OnionLink::recordReceived);
+        peer.write(record('z'));
+        QTRY_COMPARE(records.size(), 1);
+        QVERIFY(link->sendRecord(bytes(record('y'))));
+        QTRY_COMPARE(peer.bytesAvailable(), qint64(kRecord));
+        peer.close();
+        QTRY_COMPARE(link->state(), OnionLink::State::Failed);
+    }
+
+    void poolOpensIsolatedLinksAndReplacesBrokenOnes() {
+        ScriptedSocks socks;
+        LinkPoolConfig config;
+        config.socks = socks.endpoint();
+        config.onionAddress = kHost.chopped(6);
+        config.port = 9;
+        config.links = 4;
+        config.recordSize = kRecord;
+        config.replaceDelay = 50ms;
+        LinkPool pool(config);
+        QSignalSpy up(&pool, &LinkPool::linkUp);
+        QSignalSpy down(&pool, &LinkPool::linkDown);
+        QSignalSpy records(&pool, &LinkPool::recordReceived);
+        pool.start();
+        QTRY_COMPARE(pool.openCount(), 4);
+        QCOMPARE(up.size(), 4);
+        QSet<QByteArray> users;
+        for (auto& s : socks.sessions)
+            users.insert(s->username);
+        QCOMPARE(users.size(), 4);
+
+        // Break slot 2: it goes down and comes back with a new isolation key.
+        const QByteArray oldKey = pool.isolationKey(2);
+        ScriptedSocks::Session* broken = nullptr;
+        for (auto& s : socks.sessions)
+            if (s->username == oldKey)
+                broken = s.get();
+        QVERIFY(broken);
+        broken->socket->close();
+        QTRY_COMPARE(down.size(), 1);
+        QCOMPARE(down.at(0).at(0).value<std::uint8_t>(), std::uint8_t(2));
+        QTRY_COMPARE(up.size(), 5);
+        QCOMPARE(up.at(4).at(0).value<std::uint8_t>(), std::uint8_t(2));
+        QVERIFY(pool.isolationKey(2) != oldKey);
+        QCOMPARE(socks.sessions.back()->username, pool.isolationKey(2));
+
+        // Records are tagged with their slot.
+        socks.sessions.back()->socket->write(record('r'));
+        QTRY_COMPARE(records.size(), 1);
+        QCOMPARE(records.at(0).at(0).value<std::uint8_t>(), std::uint8_t(2));
+        QVERIFY(pool.sendRecord(2, bytes(record('s'))));
+        QTRY_COMPARE(socks.sessions.back()->received, record('s'));
+
+        pool.stop();
+        QCOMPARE(pool.openCount(), 0);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestOnionLink)
+#include "tst_onion_link.moc"
