@@ -2,6 +2,7 @@
 #include "AdaptivePolicy.h"
 
 #include <algorithm>
+#include <span>
 
 namespace onionvoice::multipath {
 namespace {
@@ -12,19 +13,33 @@ struct Candidate {
     Time lastUsed;
 };
 
-// What the policy expects a packet sent now on this link to suffer: the worse of the two sides'
-// current views (the peer measures exactly this direction, but late; we measure the reverse
-// direction of the same circuit, but now), falling back to the merged window view.
-std::optional<Millis> expectedDelay(const SchedulingContext& c, LinkId link) {
-    const auto local = c.monitor.localScore(c.now, link);
-    const auto remote = c.monitor.remoteScore(c.now, link);
-    if (local && remote)
-        return std::max(local->currentDelay, remote->currentDelay);
-    if (local)
-        return local->currentDelay;
-    if (remote)
-        return remote->currentDelay;
-    return std::nullopt;
+// The round trip an acknowledgement needs at best: the fastest link's smoothed RTT.
+std::optional<Millis> fastestRoundTrip(const SchedulingContext& c, std::span<const LinkId> links) {
+    std::optional<Millis> best;
+    for (LinkId link : links)
+        if (const auto rtt = c.monitor.rtt(link); rtt && (!best || *rtt < *best))
+            best = rtt;
+    return best;
+}
+
+// What the policy expects a packet sent now on this link to suffer, as delay above the fastest
+// path: the worst of the peer's view of this direction (exact, but one trip late), our view of the
+// reverse direction of the same circuit (current, but only a proxy), and how overdue the peer's
+// acknowledgement of our oldest record on the link is (sees a stall that hides every record).
+std::optional<Millis> expectedDelay(const SchedulingContext& c, LinkId link,
+                                    std::optional<Millis> ackRoundTrip, Millis ackSlack) {
+    std::optional<Millis> delay;
+    const auto consider = [&delay](Millis d) {
+        delay = delay ? std::max(*delay, d) : d;
+    };
+    if (const auto local = c.monitor.localScore(c.now, link))
+        consider(local->currentDelay);
+    if (const auto remote = c.monitor.remoteScore(c.now, link))
+        consider(remote->currentDelay);
+    if (const auto waiting = c.delivery.oldestUnacknowledged(c.now, link); waiting && ackRoundTrip)
+        if (*waiting > *ackRoundTrip + ackSlack)
+            consider(*waiting - *ackRoundTrip);
+    return delay;
 }
 
 } // namespace
@@ -39,32 +54,19 @@ std::optional<double> AdaptivePolicy::rankKey(const std::optional<LinkScore>& sc
 }
 
 LinkSelection AdaptivePolicy::select(const SchedulingContext& c) {
-    std::vector<LinkId> pool = c.groups.members(LinkGroup::First);
-    const auto& second = c.groups.members(LinkGroup::Second);
-    pool.insert(pool.end(), second.begin(), second.end());
-    if (pool.empty())
-        pool = c.groups.upLinks();
-
+    // Every live link is a candidate: when a guard's congestion hits the whole active set at
+    // once, the way out is often a link that was idle.
+    const auto upLinks = c.groups.upLinks();
+    const auto ackRoundTrip = fastestRoundTrip(c, upLinks);
     std::vector<Candidate> candidates;
-    std::vector<Millis> known;
-    for (LinkId link : pool) {
-        const auto d = expectedDelay(c, link);
-        if (d)
-            known.push_back(*d);
-        candidates.push_back(
-            {link, d.value_or(Millis::max()), c.groups.lastUsed(link).value_or(Time::min())});
-    }
+    for (LinkId link : upLinks)
+        candidates.push_back({link,
+                              expectedDelay(c, link, ackRoundTrip, tuning_.ackSlack)
+                                  .value_or(tuning_.unmeasuredDelay),
+                              c.groups.lastUsed(link).value_or(Time::min())});
     LinkSelection s;
     if (candidates.empty())
         return s;
-    // A link nobody has measured yet is assumed typical: the median of the measured ones.
-    if (!known.empty()) {
-        std::nth_element(known.begin(), known.begin() + long(known.size() / 2), known.end());
-        const Millis typical = known[known.size() / 2];
-        for (Candidate& cand : candidates)
-            if (cand.delay == Millis::max())
-                cand.delay = typical;
-    }
     // Best expected delay first; among links within a few ms of each other, the least recently
     // used, which spreads load and keeps every good link measured.
     constexpr Millis kTie{8};

@@ -14,6 +14,12 @@ struct AdaptiveTuning {
     double duplicateBudget = 0.04;
     // A link whose current delay exceeds the best link's by this much counts as in trouble.
     Millis troubleMargin{120};
+    // Grace beyond the fastest round trip before an unacknowledged record counts as overdue: the
+    // peer acknowledges only with its next record, one packet period later at most.
+    Millis ackSlack{60};
+    // Assumed delay (above the fastest path) of a link without any measurement: a good link's,
+    // so idle links get tried as soon as the measured ones do worse than that.
+    Millis unmeasuredDelay{60};
 };
 
 class AdaptivePolicy final : public SchedulingPolicy {

@@ -56,6 +56,7 @@ int LinkMonitor::onRecord(Time now, LinkId link, const Record& r) {
     state.samples.push_back({now, outOfOrder, relative});
     state.latestDelay = relative;
     state.lastPeerSendMs = r.sendTimeMs;
+    state.newestTxSeq = r.txSeq;
     state.lastArrival = now;
     if (r.echoTimeMs != kNoEcho) {
         const std::int64_t sample = nowMs - std::int64_t(r.echoTimeMs) - r.echoHoldMs;
@@ -186,9 +187,12 @@ std::optional<LinkScore> LinkMonitor::score(Time now, LinkId link) const {
 std::vector<LinkScoreReport> LinkMonitor::localReports(Time now) const {
     std::vector<LinkScoreReport> reports;
     for (LinkId link = 0; link < kMaxLinks; ++link) {
-        if (const auto s = localScore(now, link))
+        const auto newest = links_[link].newestTxSeq;
+        const auto s = localScore(now, link);
+        if (newest && s)
             reports.push_back({link, saturate8(s->reorder * kReorderUnitsPerRecord),
-                               delayUnits(s->windowDelay), delayUnits(s->currentDelay)});
+                               delayUnits(s->windowDelay), delayUnits(s->currentDelay),
+                               std::uint16_t(*newest)});
     }
     return reports;
 }

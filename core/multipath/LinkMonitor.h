@@ -35,7 +35,8 @@ public:
     // The link in this slot broke or was replaced: its measurements no longer describe it.
     void resetLink(LinkId link);
 
-    // This side's measurements of the incoming direction, to report to the peer.
+    // This side's measurements of the incoming direction, to report to the peer: one report per
+    // link that delivered a record since it came up and has a score in the window.
     std::vector<LinkScoreReport> localReports(Time now) const;
     // Local and remote measures merged as in DONAR §4.1: the average where both exist, else the
     // one that exists; nullopt for a link measured on neither side within the window.
@@ -56,6 +57,7 @@ private:
         std::optional<Millis> latestDelay;
         std::optional<Millis> srtt;
         std::uint32_t lastPeerSendMs = kNoEcho;
+        std::optional<std::uint32_t> newestTxSeq;
         Time lastArrival{};
         std::optional<LinkScoreReport> remote;
         Time remoteAt{};

@@ -84,7 +84,7 @@ std::vector<OutgoingRecord> MultipathEndpoint::sendPacket(Time now, std::span<co
     if (fresh.empty())
         return out;
     const LinkSelection selection =
-        policy_->select(SchedulingContext{now, groups_, monitor_, previousLink_});
+        policy_->select(SchedulingContext{now, groups_, monitor_, delivery_, previousLink_});
     std::uint32_t freshMask = 0;
     for (LinkId link : selection.links()) {
         OutgoingRecord record{link, {}};
@@ -93,6 +93,7 @@ std::vector<OutgoingRecord> MultipathEndpoint::sendPacket(Time now, std::span<co
         out.push_back(record);
         freshMask |= 1u << link;
         groups_.markUsed(now, link);
+        delivery_.onSent(now, link, nextTxSeq_);
         std::copy_backward(history_.begin(), history_.end() - 1, history_.end());
         history_[0] = link;
         ++nextTxSeq_;
@@ -118,6 +119,8 @@ RecordError MultipathEndpoint::receive(Time now, LinkId link, std::span<const st
     }
     ++counters_.recordsReceived;
     monitor_.onRecord(now, link, decoded.record);
+    for (const LinkScoreReport& report : decoded.record.scores)
+        delivery_.onAcknowledged(report.link, report.newestTxSeq);
     receiver_.onRecord(now, link, decoded.record, delivered);
     maybeRerank(now);
     return RecordError::None;

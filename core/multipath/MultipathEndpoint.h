@@ -3,6 +3,7 @@
 // in the records that arrive. The same code runs in real calls and in the simulator.
 #pragma once
 
+#include "DeliveryTracker.h"
 #include "LinkGroups.h"
 #include "LinkMonitor.h"
 #include "Receiver.h"
@@ -52,6 +53,7 @@ public:
                         std::vector<ReceivedFrame>& delivered);
 
     const LinkMonitor& monitor() const { return monitor_; }
+    const DeliveryTracker& delivery() const { return delivery_; }
     const LinkGroups& groups() const { return groups_; }
     const Receiver& receiver() const { return receiver_; }
     const EndpointCounters& counters() const { return counters_; }
@@ -69,6 +71,7 @@ private:
     EndpointConfig config_;
     std::unique_ptr<SchedulingPolicy> policy_;
     LinkMonitor monitor_;
+    DeliveryTracker delivery_;
     LinkGroups groups_;
     Receiver receiver_;
     EndpointCounters counters_;

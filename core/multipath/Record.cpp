@@ -119,7 +119,7 @@ bool encodeRecord(const Record& r, RecordBytes& out) {
     ok = ok && w.u8(std::uint8_t(r.scores.size()));
     for (const LinkScoreReport& s : r.scores)
         ok = ok && validLink(s.link) && w.u8(s.link) && w.u8(s.reorder) && w.u8(s.windowDelay) &&
-             w.u8(s.currentDelay);
+             w.u8(s.currentDelay) && w.u16(s.newestTxSeq);
     const std::uint32_t newest = r.frames.front().seq;
     ok = ok && w.u32(newest) && w.u8(std::uint8_t(r.frames.size())) && w.u8(r.freshFrames);
     std::uint32_t previousBack = 0;
@@ -169,7 +169,8 @@ DecodeResult decodeRecord(std::span<const std::uint8_t> bytes) {
         return fail(RecordError::TooManyScores);
     r.scores.resize(scoreCount);
     for (LinkScoreReport& s : r.scores) {
-        if (!(in.u8(s.link) && in.u8(s.reorder) && in.u8(s.windowDelay) && in.u8(s.currentDelay)))
+        if (!(in.u8(s.link) && in.u8(s.reorder) && in.u8(s.windowDelay) && in.u8(s.currentDelay) &&
+              in.u16(s.newestTxSeq)))
             return fail(RecordError::Truncated);
         if (!validLink(s.link))
             return fail(RecordError::BadLinkId);

@@ -42,11 +42,15 @@ enum class RecordType : std::uint8_t {
 //    i.e. ≥ 1020 ms), counted above the fastest record seen on any link in the last minute.
 //    windowDelay is the largest over the last window, currentDelay the latest sample or, when a
 //    record sent on the link is overdue, how long it has been overdue.
+//  - newestTxSeq: low 16 bits of the newest transmission received on the link. A link is one TCP
+//    stream, so this acknowledges every earlier record sent on it: the sender learns which of its
+//    links have stalled even when it sends nothing on any healthy link.
 struct LinkScoreReport {
     LinkId link = kNoLink;
     std::uint8_t reorder = 0;
     std::uint8_t windowDelay = 0;
     std::uint8_t currentDelay = 0;
+    std::uint16_t newestTxSeq = 0;
     friend bool operator==(const LinkScoreReport&, const LinkScoreReport&) = default;
 };
 inline constexpr std::uint8_t kReorderUnitsPerRecord = 16;
@@ -77,7 +81,7 @@ struct Record {
 
 // Sizes used by the sender to decide how many frames fit.
 inline constexpr std::size_t kFixedHeaderSize = 1 + 4 + 4 + 4 + 2 + kHistoryLength + 1;
-inline constexpr std::size_t kScoreEntrySize = 4;
+inline constexpr std::size_t kScoreEntrySize = 6;
 inline constexpr std::size_t kFramesHeaderSize = 4 + 1 + 1;
 inline constexpr std::size_t kFrameEntryOverhead = 1 + 2;
 constexpr std::size_t frameSpace(std::size_t scoreCount) {

@@ -3,6 +3,7 @@
 // §4.2) and OnionVoice's adaptive policy.
 #pragma once
 
+#include "DeliveryTracker.h"
 #include "LinkGroups.h"
 #include "LinkMonitor.h"
 #include "Types.h"
@@ -20,6 +21,7 @@ struct SchedulingContext {
     Time now;
     const LinkGroups& groups;
     const LinkMonitor& monitor;
+    const DeliveryTracker& delivery;
     LinkId previousLink; // the link of the previous packet's first copy (kNoLink at start)
 };
 

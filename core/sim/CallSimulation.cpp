@@ -14,7 +14,7 @@ namespace {
 // The callee's clock is offset from the caller's: the engine must only rely on differences.
 constexpr double kCalleeClockOffsetMs = 3217.0;
 constexpr double kDrainMs = 15000; // after the last packet, time for stragglers to arrive
-constexpr std::size_t kMissingRun = 25;
+constexpr std::size_t kLostRun = 25;
 constexpr double kDropGraceMs = 10000;
 
 mp::Time toTime(double ms) {
@@ -226,11 +226,11 @@ DirectionStats directionStats(const DirectionResult& result, int packetMs, doubl
     const double deadline = 400.0 - packetMs;
     std::size_t late = 0, lost = 0, run = 0;
     for (std::size_t k = 0; k < d.size(); ++k) {
-        const bool missing = d[k] > deadline;
-        late += missing ? 1 : 0;
-        lost += std::isinf(d[k]) ? 1 : 0;
-        run = missing ? run + 1 : 0;
-        if (run >= kMissingRun && double(k) * packetMs >= kDropGraceMs)
+        const bool isLost = std::isinf(d[k]);
+        late += d[k] > deadline ? 1 : 0;
+        lost += isLost ? 1 : 0;
+        run = isLost ? run + 1 : 0;
+        if (run >= kLostRun && double(k) * packetMs >= kDropGraceMs)
             s.dropped = true;
     }
     s.latePct = 100.0 * double(late) / double(d.size());

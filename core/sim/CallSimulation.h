@@ -48,7 +48,7 @@ struct DirectionStats {
     double p50Ms = 0, p95Ms = 0, p99Ms = 0; // infinity when lost frames reach the percentile
     double latePct = 0;                     // lost, or later than 400 − packet_ms
     double lostPct = 0;
-    bool dropped = false; // 25 consecutive frames missing their deadline after the first 10 s
+    bool dropped = false; // 25 consecutive frames lost after the first 10 s (DONAR §6.1)
     bool acceptable = false;
     double cellsPerSecond = 0;
 };

@@ -1,0 +1,35 @@
+// Sender-side view of delivery: which records each link has delivered, from the peer's per-link
+// acknowledgements (LinkScoreReport::newestTxSeq). A link is one TCP stream, so one number per
+// link acknowledges everything sent on it before. What stays unacknowledged for long shows a
+// stalled link even when the peer has no other record from us to notice the gap by.
+#pragma once
+
+#include "Types.h"
+
+#include <array>
+#include <cstdint>
+#include <deque>
+#include <optional>
+
+namespace onionvoice::multipath {
+
+class DeliveryTracker {
+public:
+    void onSent(Time now, LinkId link, std::uint32_t txSeq);
+    // The peer received everything up to the transmission whose low 16 bits are `newestLow16`.
+    void onAcknowledged(LinkId link, std::uint16_t newestLow16);
+    void resetLink(LinkId link);
+    // How long the oldest unacknowledged record on the link has been waiting; nullopt if none.
+    std::optional<Millis> oldestUnacknowledged(Time now, LinkId link) const;
+
+private:
+    struct Sent {
+        std::uint32_t txSeq;
+        Time at;
+    };
+    // Records older than this are forgotten: the link is long known to be broken or stalled.
+    static constexpr Time kHorizon = std::chrono::seconds(30);
+    std::array<std::deque<Sent>, kMaxLinks> outstanding_{};
+};
+
+} // namespace onionvoice::multipath
