@@ -1,7 +1,7 @@
 // Slot bookkeeping, staggered dialling and replacement of broken links.
-#include "link_pool.h"
+#include "LinkPool.h"
 
-#include "net_log.h"
+#include "NetLog.h"
 
 #include <QRandomGenerator>
 
@@ -60,10 +60,22 @@ bool LinkPool::sendRecord(std::uint8_t slot, std::span<const std::uint8_t> recor
     return l && l->sendRecord(record);
 }
 
+void LinkPool::replace(std::uint8_t slot) {
+    if (!running_ || slot >= slots_.size())
+        return;
+    if (OnionLink* old = slots_[slot].link) {
+        old->disconnect(this);
+        old->close();
+        emit linkDown(slot, QStringLiteral("replaced"));
+    }
+    open(slot);
+}
+
 void LinkPool::open(std::uint8_t slot) {
     if (!running_)
         return;
     Slot& s = slots_[slot];
+    s.retry->stop();
     if (s.link)
         s.link->deleteLater();
     // A fresh key per attempt: a replacement must not reuse the broken link's circuit.

@@ -3,7 +3,7 @@
 // its private key.
 #pragma once
 
-#include "secret_bytes.h"
+#include "SecretBytes.h"
 
 #include <QByteArray>
 #include <array>

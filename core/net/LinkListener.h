@@ -2,7 +2,7 @@
 // each into an OnionLink for the engine.
 #pragma once
 
-#include "onion_link.h"
+#include "OnionLink.h"
 
 #include <QTcpServer>
 

@@ -2,8 +2,8 @@
 // republishes after every tor restart, and reports "reachable" once a descriptor is uploaded.
 #pragma once
 
-#include "onion_identity.h"
-#include "tor_launcher.h"
+#include "OnionIdentity.h"
+#include "TorLauncher.h"
 
 #include <QObject>
 

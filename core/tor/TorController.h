@@ -2,7 +2,7 @@
 // multi-line replies, asynchronous 650 events, and a hard limit on what a reply line may be.
 #pragma once
 
-#include "tor_reply.h"
+#include "TorReply.h"
 
 #include <QHostAddress>
 #include <QObject>

@@ -1,7 +1,7 @@
 // SOCKS5 client (RFC 1928 / RFC 1929 as tor implements it) and record framing of a link.
-#include "onion_link.h"
+#include "OnionLink.h"
 
-#include "net_log.h"
+#include "NetLog.h"
 
 #include <QNetworkProxy>
 

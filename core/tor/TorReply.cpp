@@ -1,5 +1,5 @@
 // Reply classification and argument parsing for the control protocol.
-#include "tor_reply.h"
+#include "TorReply.h"
 
 namespace onionvoice::tor {
 

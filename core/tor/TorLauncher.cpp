@@ -1,7 +1,7 @@
 // tor process life cycle: discovery, torrc, control-port handshake, bootstrap and restarts.
-#include "tor_launcher.h"
+#include "TorLauncher.h"
 
-#include "tor_log.h"
+#include "TorLog.h"
 
 #include <QCoreApplication>
 #include <QDir>

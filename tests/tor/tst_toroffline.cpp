@@ -1,9 +1,9 @@
 // Integration tests of TorLauncher, TorController and OnionService against a real tor process
 // running with DisableNetwork 1: authentication, ownership, restarts, and the onion addresses tor
 // answers to ADD_ONION (fresh keys, the fixed test vector, client authorization).
-#include "tor/client_auth_key.h"
-#include "tor/onion_service.h"
-#include "tor/tor_launcher.h"
+#include "tor/ClientAuthKey.h"
+#include "tor/OnionService.h"
+#include "tor/TorLauncher.h"
 
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -125,4 +125,4 @@ private slots:
 };
 
 QTEST_GUILESS_MAIN(TestTorOffline)
-#include "tst_tor_offline.moc"
+#include "tst_toroffline.moc"

@@ -2,7 +2,7 @@
 // authenticates on the control port, follows bootstrap progress and restarts tor when it dies.
 #pragma once
 
-#include "tor_controller.h"
+#include "TorController.h"
 
 #include <QObject>
 #include <QProcess>

@@ -2,7 +2,7 @@
 // own SOCKS isolation key (hence its own rendezvous circuit), and replaced when one breaks.
 #pragma once
 
-#include "onion_link.h"
+#include "OnionLink.h"
 
 #include <QObject>
 #include <QTimer>
@@ -31,6 +31,11 @@ public:
     void start();
     void stop();
 
+    // Closes the slot's link and opens a replacement at once, e.g. when the engine's link monitor
+    // finds the link silent although its TCP stream is still open.
+    void replace(std::uint8_t slot);
+
+    const LinkPoolConfig& config() const { return config_; }
     int size() const { return int(slots_.size()); }
     int openCount() const;
     // The link now in a slot (nullptr while none exists); replaced links get new objects.

@@ -1,5 +1,5 @@
 // Onion v3 address encoding (rend-spec-v3 section 6) and validation with readable reasons.
-#include "onion_address.h"
+#include "OnionAddress.h"
 
 #include <QCryptographicHash>
 #include <optional>

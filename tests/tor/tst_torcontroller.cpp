@@ -1,6 +1,6 @@
 // Unit tests of TorController against a scripted control port (a QTcpServer that replies with
 // canned, split, garbled or oversized lines).
-#include "tor/tor_controller.h"
+#include "tor/TorController.h"
 
 #include <QSignalSpy>
 #include <QTcpServer>
@@ -243,4 +243,4 @@ private slots:
 };
 
 QTEST_GUILESS_MAIN(TestTorController)
-#include "tst_tor_controller.moc"
+#include "tst_torcontroller.moc"

@@ -1,7 +1,7 @@
 // Loopback listener behind ADD_ONION's Port= target.
-#include "link_listener.h"
+#include "LinkListener.h"
 
-#include "net_log.h"
+#include "NetLog.h"
 
 namespace onionvoice::net {
 

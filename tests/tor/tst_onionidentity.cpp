@@ -1,6 +1,6 @@
 // Unit tests of OnionIdentity and onion address validation, with a test vector taken from tor.
-#include "tor/onion_address.h"
-#include "tor/onion_identity.h"
+#include "tor/OnionAddress.h"
+#include "tor/OnionIdentity.h"
 
 #include <QFile>
 #include <QTemporaryDir>
@@ -141,4 +141,4 @@ private slots:
 };
 
 QTEST_GUILESS_MAIN(TestOnionIdentity)
-#include "tst_onion_identity.moc"
+#include "tst_onionidentity.moc"

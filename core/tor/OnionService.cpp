@@ -1,8 +1,8 @@
 // ADD_ONION publishing and HS_DESC tracking.
-#include "onion_service.h"
+#include "OnionService.h"
 
-#include "client_auth_key.h"
-#include "tor_log.h"
+#include "ClientAuthKey.h"
+#include "TorLog.h"
 
 #include <sodium.h>
 

@@ -1,7 +1,7 @@
 // Generation and tor encodings of ClientAuthV3 keys.
-#include "client_auth_key.h"
+#include "ClientAuthKey.h"
 
-#include "onion_address.h"
+#include "OnionAddress.h"
 
 #include <sodium.h>
 #include <stdexcept>

@@ -1,7 +1,7 @@
 // Derivation of the onion identity from a libsodium seed and its private storage.
-#include "onion_identity.h"
+#include "OnionIdentity.h"
 
-#include "onion_address.h"
+#include "OnionAddress.h"
 
 #include <QDir>
 #include <QFile>

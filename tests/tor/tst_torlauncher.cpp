@@ -1,6 +1,6 @@
 // Unit tests of TorLauncher with stand-in tor executables (shell scripts): discovery, version
 // check, torrc contents, and giving up with a reason after repeated failures.
-#include "tor/tor_launcher.h"
+#include "tor/TorLauncher.h"
 
 #include <QFile>
 #include <QSignalSpy>
@@ -123,4 +123,4 @@ private slots:
 };
 
 QTEST_GUILESS_MAIN(TestTorLauncher)
-#include "tst_tor_launcher.moc"
+#include "tst_torlauncher.moc"

@@ -1,7 +1,7 @@
 // Control-port line protocol: framing, reply assembly and event dispatch.
-#include "tor_controller.h"
+#include "TorController.h"
 
-#include "tor_log.h"
+#include "TorLog.h"
 
 namespace onionvoice::tor {
 

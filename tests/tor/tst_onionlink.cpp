@@ -1,8 +1,8 @@
 // Unit tests of OnionLink, LinkListener and LinkPool against a scripted SOCKS5 server that plays
 // tor's SOCKS port (and, once connected, the remote peer).
-#include "net/link_listener.h"
-#include "net/link_pool.h"
-#include "net/onion_link.h"
+#include "net/LinkListener.h"
+#include "net/LinkPool.h"
+#include "net/OnionLink.h"
 
 #include <QSignalSpy>
 #include <QTcpServer>
@@ -262,10 +262,20 @@ private slots:
         QVERIFY(pool.sendRecord(2, bytes(record('s'))));
         QTRY_COMPARE(socks.sessions.back()->received, record('s'));
 
+        // The engine can replace a link that went silent: new link, new key, same slot.
+        const QByteArray key1 = pool.isolationKey(1);
+        pool.replace(1);
+        QCOMPARE(down.size(), 2);
+        QCOMPARE(down.at(1).at(0).value<std::uint8_t>(), std::uint8_t(1));
+        QTRY_COMPARE(up.size(), 6);
+        QCOMPARE(up.at(5).at(0).value<std::uint8_t>(), std::uint8_t(1));
+        QVERIFY(pool.isolationKey(1) != key1);
+        QCOMPARE(pool.openCount(), 4);
+
         pool.stop();
         QCOMPARE(pool.openCount(), 0);
     }
 };
 
 QTEST_GUILESS_MAIN(TestOnionLink)
-#include "tst_onion_link.moc"
+#include "tst_onionlink.moc"

@@ -2,7 +2,7 @@
 // and the seed file on disk.
 #pragma once
 
-#include "secret_bytes.h"
+#include "SecretBytes.h"
 
 #include <QByteArray>
 #include <QString>
