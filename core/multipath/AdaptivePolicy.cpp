@@ -89,13 +89,13 @@ LinkSelection AdaptivePolicy::select(const SchedulingContext& c) {
             return cand.delay > best + tuning_.troubleMargin;
         });
     if (trouble && credit_ >= 1.0 && candidates.size() > 1) {
-        for (const Candidate& cand : candidates) {
-            if (!s.contains(cand.link) && cand.link != c.previousLink) {
-                s.add(cand.link);
-                credit_ -= 1.0;
-                break;
-            }
-        }
+        // The best other link, even the previous packet's: the piggyback rule (a frame never
+        // twice on one link) is kept per record by the sender.
+        const auto second =
+            std::find_if(candidates.begin(), candidates.end(),
+                         [&](const Candidate& cand) { return !s.contains(cand.link); });
+        s.add(second->link);
+        credit_ -= 1.0;
     }
     return s;
 }

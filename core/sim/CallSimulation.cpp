@@ -42,7 +42,7 @@ public:
     Simulation(const LinkTrace& trace, const CallConfig& config)
         : trace_(trace)
         , config_(config)
-        , slots_(std::min<std::size_t>(std::size_t(config.links), trace.slots.size())) {
+        , slots_(std::min<std::size_t>(std::size_t(config.links), trace.bySlot.size())) {
         for (auto& side : sides_)
             side.endpoint = std::make_unique<mp::MultipathEndpoint>(mp::EndpointConfig{},
                                                                     mp::makePolicy(config.policy));
@@ -60,7 +60,7 @@ public:
             (s == 0 ? result_.ab : result_.ba).frameDelayMs.assign(frames, kLost);
         }
         for (std::size_t slot = 0; slot < slots_; ++slot)
-            for (const LinkLife& life : trace_.slots[slot]) {
+            for (const LinkLife& life : trace_.bySlot[slot]) {
                 push(life.upMs(), EventKind::LinkUp, 0, mp::LinkId(slot));
                 if (life.downMs)
                     push(*life.downMs, EventKind::LinkDown, 0, mp::LinkId(slot));
@@ -129,7 +129,7 @@ private:
             const mp::LinkId link = rec.link;
             if (link >= slots_ || lifeIndex_[link] < 0)
                 continue;
-            const LinkLife& life = trace_.slots[link][std::size_t(lifeIndex_[link])];
+            const LinkLife& life = trace_.bySlot[link][std::size_t(lifeIndex_[link])];
             if (!life.aliveAt(tMs))
                 continue;
             // TCP: never before the packet sent before it on the same link.
@@ -198,14 +198,14 @@ CallResult oracleCall(const LinkTrace& trace, const CallConfig& config) {
     const double period = config.packetMs;
     const std::size_t frames = std::size_t(std::floor(trace.durationMs / period));
     result.durationMs = double(frames) * period;
-    const std::size_t slots = std::min<std::size_t>(std::size_t(config.links), trace.slots.size());
+    const std::size_t slots = std::min<std::size_t>(std::size_t(config.links), trace.bySlot.size());
     for (const Direction dir : {Direction::AtoB, Direction::BtoA}) {
         DirectionResult& r = dir == Direction::AtoB ? result.ab : result.ba;
         r.frameDelayMs.assign(frames, kLost);
         for (std::size_t k = 0; k < frames; ++k) {
             const double t = double(k) * period + (dir == Direction::BtoA ? period / 2 : 0);
             for (std::size_t slot = 0; slot < slots; ++slot)
-                for (const LinkLife& life : trace.slots[slot])
+                for (const LinkLife& life : trace.bySlot[slot])
                     if (life.aliveAt(t))
                         r.frameDelayMs[k] = std::min(r.frameDelayMs[k], life.delayAt(dir, t));
         }

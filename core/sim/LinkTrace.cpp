@@ -107,8 +107,8 @@ std::variant<LinkTrace, TraceError> readLinkTrace(std::istream& in, const std::s
         const auto t = parseNumber(fields[1]);
         if (!t || *t < 0)
             return error("t_ms must be a number ≥ 0");
-        if (slot >= trace.slots.size()) {
-            trace.slots.resize(slot + 1);
+        if (slot >= trace.bySlot.size()) {
+            trace.bySlot.resize(slot + 1);
             lastTime.resize(slot + 1, -1);
             live.resize(slot + 1, false);
         }
@@ -122,7 +122,7 @@ std::variant<LinkTrace, TraceError> readLinkTrace(std::istream& in, const std::s
                 return error("a broken link is written down,down");
             if (!live[slot])
                 return error("down for slot " + std::to_string(slot) + " which has no live link");
-            trace.slots[slot].back().downMs = *t;
+            trace.bySlot[slot].back().downMs = *t;
             live[slot] = false;
             continue;
         }
@@ -131,10 +131,10 @@ std::variant<LinkTrace, TraceError> readLinkTrace(std::istream& in, const std::s
         if (!ab || !ba || *ab < 0 || *ba < 0)
             return error("ab_ms and ba_ms must be delays ≥ 0 or down,down");
         if (!live[slot]) {
-            trace.slots[slot].emplace_back();
+            trace.bySlot[slot].emplace_back();
             live[slot] = true;
         }
-        auto& samples = trace.slots[slot].back().samples;
+        auto& samples = trace.bySlot[slot].back().samples;
         if (!samples.empty() && samples.back().tMs == *t)
             return error("two samples at the same t_ms for slot " + std::to_string(slot));
         samples.push_back({*t, *ab, *ba});
@@ -143,10 +143,10 @@ std::variant<LinkTrace, TraceError> readLinkTrace(std::istream& in, const std::s
         return TraceError{name, 1, "empty file; not a link trace"};
     if (!sawColumns)
         return TraceError{name, lineNo, "no column header"};
-    if (trace.slots.empty())
+    if (trace.bySlot.empty())
         return TraceError{name, lineNo, "no samples"};
-    for (std::size_t s = 0; s < trace.slots.size(); ++s)
-        if (trace.slots[s].empty())
+    for (std::size_t s = 0; s < trace.bySlot.size(); ++s)
+        if (trace.bySlot[s].empty())
             return TraceError{name, lineNo, "slot " + std::to_string(s) + " has no samples"};
     return trace;
 }
@@ -160,8 +160,8 @@ std::variant<LinkTrace, TraceError> readLinkTraceFile(const std::string& path) {
 
 void writeLinkTrace(std::ostream& out, const LinkTrace& trace) {
     out << kTraceMagic << '\n' << kTraceColumns << '\n' << std::fixed << std::setprecision(1);
-    for (std::size_t slot = 0; slot < trace.slots.size(); ++slot) {
-        for (const LinkLife& life : trace.slots[slot]) {
+    for (std::size_t slot = 0; slot < trace.bySlot.size(); ++slot) {
+        for (const LinkLife& life : trace.bySlot[slot]) {
             for (const TraceSample& s : life.samples)
                 out << slot << ',' << s.tMs << ',' << s.abMs << ',' << s.baMs << '\n';
             if (life.downMs)

@@ -34,7 +34,7 @@ struct LinkLife {
 };
 
 struct LinkTrace {
-    std::vector<std::vector<LinkLife>> slots; // slot → its links in time order
+    std::vector<std::vector<LinkLife>> bySlot; // slot → its links in time order
     double durationMs = 0;                    // the last t_ms in the file
 };
 

@@ -1,6 +1,6 @@
 // Tor-like link trace generator.
 //
-// Each call has n link slots. A link is one TCP stream over a caller circuit and a callee circuit
+// Each call has n link bySlot. A link is one TCP stream over a caller circuit and a callee circuit
 // joined at a rendezvous point. Its one-way delay, per direction, is
 //     base × drift(t) + jitter + own spikes + spikes of the caller's and the callee's guard.
 // Numbers and their sources (seeds = ../shared/seeds/):
@@ -145,8 +145,13 @@ LinkLife generateLife(Random& rng, const Guards& guards, double upMs, double end
     for (double t = upMs; t < lastMs; t += spikeNear(t) ? kSpikeStepMs : kStepMs)
         life.samples.push_back({t, delay(Direction::AtoB, t, std::abs(4 * rng.normal())),
                                 delay(Direction::BtoA, t, std::abs(4 * rng.normal()))});
-    if (downMs < endMs && !life.samples.empty())
+    if (life.samples.empty())
+        return life;
+    if (downMs < endMs)
         life.downMs = std::max(std::round(downMs * 10) / 10, life.samples.back().tMs + 0.1);
+    else
+        life.samples.push_back(
+            {endMs, delay(Direction::AtoB, endMs, 0), delay(Direction::BtoA, endMs, 0)});
     return life;
 }
 
@@ -161,8 +166,8 @@ LinkTrace generateTrace(const TraceModel& model) {
             side->push_back(spikeTrain(rng, 0, endMs, 600000.0, 250, 1.0));
 
     LinkTrace trace;
-    trace.slots.resize(std::size_t(std::max(model.links, 1)));
-    for (auto& slot : trace.slots) {
+    trace.bySlot.resize(std::size_t(std::max(model.links, 1)));
+    for (auto& slot : trace.bySlot) {
         double up = 0;
         while (up < endMs) {
             LinkLife life = generateLife(rng, guards, up, endMs);

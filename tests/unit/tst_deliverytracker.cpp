@@ -1,0 +1,50 @@
+// Unit tests of DeliveryTracker: per-link cumulative acknowledgements, 16-bit wrap, reset.
+#include "multipath/DeliveryTracker.h"
+
+#include <QTest>
+
+using namespace onionvoice::multipath;
+using namespace std::chrono_literals;
+
+class DeliveryTrackerTest : public QObject {
+    Q_OBJECT
+private slots:
+    void acknowledgementCoversEverythingEarlierOnTheLink() {
+        DeliveryTracker t;
+        t.onSent(0ms, 1, 10);
+        t.onSent(40ms, 1, 12);
+        t.onSent(80ms, 1, 14);
+        t.onSent(80ms, 2, 15);
+        QCOMPARE(*t.oldestUnacknowledged(500ms, 1), 500ms);
+        t.onAcknowledged(1, 12);
+        QCOMPARE(*t.oldestUnacknowledged(500ms, 1), 420ms);
+        t.onAcknowledged(1, 11); // an older, reordered acknowledgement changes nothing
+        QCOMPARE(*t.oldestUnacknowledged(500ms, 1), 420ms);
+        t.onAcknowledged(1, 14);
+        QVERIFY(!t.oldestUnacknowledged(500ms, 1).has_value());
+        QCOMPARE(*t.oldestUnacknowledged(500ms, 2), 420ms);
+    }
+
+    void sixteenBitWrap() {
+        DeliveryTracker t;
+        t.onSent(0ms, 0, 0xFFFE);
+        t.onSent(1ms, 0, 0x10001);
+        t.onAcknowledged(0, 0xFFFF);
+        QCOMPARE(*t.oldestUnacknowledged(2ms, 0), 1ms);
+        t.onAcknowledged(0, 0x0001);
+        QVERIFY(!t.oldestUnacknowledged(2ms, 0).has_value());
+    }
+
+    void resetAndOutOfRange() {
+        DeliveryTracker t;
+        t.onSent(0ms, 3, 1);
+        t.resetLink(3);
+        QVERIFY(!t.oldestUnacknowledged(1s, 3).has_value());
+        t.onSent(0ms, 200, 1);
+        t.onAcknowledged(200, 1);
+        QVERIFY(!t.oldestUnacknowledged(1s, 200).has_value());
+    }
+};
+
+QTEST_APPLESS_MAIN(DeliveryTrackerTest)
+#include "tst_deliverytracker.moc"

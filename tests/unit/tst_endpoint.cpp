@@ -1,0 +1,141 @@
+// Unit tests of MultipathEndpoint: records built for each packet (piggybacking, history,
+// acknowledgements), delivery on the other side, and a garbled record rejected without effect.
+#include "multipath/MultipathEndpoint.h"
+
+#include <QTest>
+#include <deque>
+
+using namespace onionvoice::multipath;
+using namespace std::chrono_literals;
+
+namespace {
+
+std::unique_ptr<MultipathEndpoint> endpoint(const char* policy, int links = 12) {
+    auto e = std::make_unique<MultipathEndpoint>(EndpointConfig{}, makePolicy(policy));
+    for (LinkId l = 0; l < links; ++l)
+        e->linkUp(l);
+    return e;
+}
+
+Frame audio(std::uint32_t seq) {
+    return {seq, std::vector<std::uint8_t>(160, std::uint8_t(seq))};
+}
+
+} // namespace
+
+class EndpointTest : public QObject {
+    Q_OBJECT
+private slots:
+    void alternatePiggybacksThePreviousFrameOnAnotherLink() {
+        auto a = endpoint("alternate");
+        std::vector<OutgoingRecord> sent;
+        for (std::uint32_t seq = 0; seq < 4; ++seq) {
+            const Frame f = audio(seq);
+            const auto out = a->sendPacket(Millis(40 * seq), std::span(&f, 1));
+            QCOMPARE(out.size(), std::size_t(1));
+            sent.push_back(out[0]);
+        }
+        for (std::size_t i = 0; i < sent.size(); ++i) {
+            const Record r = decodeRecord(sent[i].bytes).record;
+            QCOMPARE(r.txSeq, std::uint32_t(i));
+            QCOMPARE(r.freshFrames, std::uint8_t(1));
+            QCOMPARE(r.frames[0].seq, std::uint32_t(i));
+            if (i == 0) {
+                QCOMPARE(r.frames.size(), std::size_t(1));
+                continue;
+            }
+            QCOMPARE(r.frames.size(), std::size_t(2));
+            QCOMPARE(r.frames[1], audio(std::uint32_t(i - 1)));
+            QVERIFY(sent[i].link != sent[i - 1].link);
+            QCOMPARE(r.history[0], sent[i - 1].link);
+        }
+    }
+
+    void twoEndpointsExchangeAndAcknowledge() {
+        auto a = endpoint("adaptive");
+        auto b = endpoint("adaptive");
+        std::vector<ReceivedFrame> atB, atA;
+        // Every record takes 150 ms; each side's clock only moves forward.
+        struct InFlight {
+            Time arrival;
+            MultipathEndpoint* to;
+            OutgoingRecord record;
+        };
+        std::deque<InFlight> network;
+        auto deliverUntil = [&](Time now) {
+            while (!network.empty() && network.front().arrival <= now) {
+                const InFlight f = network.front();
+                network.pop_front();
+                auto& sink = f.to == b.get() ? atB : atA;
+                QCOMPARE(f.to->receive(f.arrival, f.record.link, f.record.bytes, sink),
+                         RecordError::None);
+            }
+        };
+        for (std::uint32_t seq = 0; seq < 210; ++seq) {
+            const Time now = Millis(40 * seq);
+            deliverUntil(now);
+            if (seq == 150) {
+                // Acknowledgements keep up: nothing waits longer than the 300 ms round trip plus
+                // a packet period at each end.
+                for (LinkId l = 0; l < 12; ++l) {
+                    const auto waiting = a->delivery().oldestUnacknowledged(now, l);
+                    QVERIFY(!waiting || *waiting <= 380ms);
+                }
+            }
+            if (seq >= 200)
+                continue;
+            const Frame fa = audio(seq), fb = audio(seq + 1000);
+            for (const auto& rec : a->sendPacket(now, std::span(&fa, 1)))
+                network.push_back({now + 150ms, b.get(), rec});
+            for (const auto& rec : b->sendPacket(now, std::span(&fb, 1)))
+                network.push_back({now + 150ms, a.get(), rec});
+        }
+        QCOMPARE(atB.size(), std::size_t(200));
+        QCOMPARE(atA.size(), std::size_t(200));
+        for (std::uint32_t i = 0; i < 200; ++i)
+            QCOMPARE(atB[i].seq, i);
+        // A healthy call keeps within its budget.
+        QVERIFY(a->counters().recordsSent <= 210);
+        // Echoes give the round trip of each link in use: 150 ms each way.
+        int measured = 0;
+        for (LinkId l = 0; l < 12; ++l) {
+            if (const auto rtt = a->monitor().rtt(l)) {
+                QCOMPARE(*rtt, 300ms);
+                ++measured;
+            }
+        }
+        QVERIFY(measured >= 2);
+    }
+
+    void garbledRecordIsRejectedWithoutEffect() {
+        auto a = endpoint("simple");
+        auto b = endpoint("simple");
+        const Frame f = audio(1);
+        auto out = a->sendPacket(0ms, std::span(&f, 1));
+        out[0].bytes[0] = 0x77;
+        std::vector<ReceivedFrame> got;
+        QCOMPARE(b->receive(10ms, 0, out[0].bytes, got), RecordError::UnknownType);
+        QVERIFY(got.empty());
+        QCOMPARE(b->counters().recordsRejected, 1u);
+        QCOMPARE(b->counters().recordsReceived, 0u);
+        const std::vector<std::uint8_t> shortRecord(10, 0);
+        QCOMPARE(b->receive(10ms, 0, shortRecord, got), RecordError::WrongSize);
+    }
+
+    void nothingIsSentWithoutLinks() {
+        auto a = endpoint("alternate", 0);
+        const Frame f = audio(1);
+        QVERIFY(a->sendPacket(0ms, std::span(&f, 1)).empty());
+        QCOMPARE(a->counters().packetsUnsent, 1u);
+    }
+
+    void oversizedAudioIsNotSent() {
+        auto a = endpoint("simple");
+        const Frame f{1, std::vector<std::uint8_t>(kPlainRecordSize, 0)};
+        QVERIFY(a->sendPacket(0ms, std::span(&f, 1)).empty());
+        QCOMPARE(a->counters().packetsUnsent, 1u);
+    }
+};
+
+QTEST_APPLESS_MAIN(EndpointTest)
+#include "tst_endpoint.moc"

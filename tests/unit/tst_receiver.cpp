@@ -1,0 +1,55 @@
+// Unit tests of Receiver: first copy wins, duplicates and stale frames dropped, counters.
+#include "multipath/Receiver.h"
+
+#include <QTest>
+
+using namespace onionvoice::multipath;
+using namespace std::chrono_literals;
+
+namespace {
+
+Record withFrames(std::vector<std::uint32_t> seqs, std::uint8_t fresh = 1) {
+    Record r;
+    r.freshFrames = fresh;
+    for (auto s : seqs)
+        r.frames.push_back({s, {std::uint8_t(s)}});
+    return r;
+}
+
+} // namespace
+
+class ReceiverTest : public QObject {
+    Q_OBJECT
+private slots:
+    void firstCopyWins() {
+        Receiver rx;
+        std::vector<ReceivedFrame> out;
+        rx.onRecord(10ms, 0, withFrames({5, 4}), out);
+        rx.onRecord(20ms, 1, withFrames({6, 5}), out);
+        rx.onRecord(30ms, 2, withFrames({4}), out);
+        QCOMPARE(out.size(), std::size_t(3));
+        QCOMPARE(out[0].seq, 5u);
+        QCOMPARE(out[0].copy, CopyKind::Fresh);
+        QCOMPARE(out[1].seq, 4u);
+        QCOMPARE(out[1].copy, CopyKind::Piggybacked);
+        QCOMPARE(out[1].arrival, onionvoice::multipath::Time(10ms));
+        QCOMPARE(out[2].seq, 6u);
+        QCOMPARE(out[2].link, LinkId(1));
+        QCOMPARE(rx.counters().freshFirst, 2u);
+        QCOMPARE(rx.counters().piggybackedFirst, 1u);
+        QCOMPARE(rx.counters().duplicates, 2u);
+    }
+
+    void staleFramesAreDropped() {
+        Receiver rx;
+        std::vector<ReceivedFrame> out;
+        rx.onRecord(0ms, 0, withFrames({10000}), out);
+        rx.onRecord(1ms, 0, withFrames({10000 - 4096}), out);
+        rx.onRecord(2ms, 0, withFrames({10000 - 4095}), out);
+        QCOMPARE(out.size(), std::size_t(2));
+        QCOMPARE(rx.counters().stale, 1u);
+    }
+};
+
+QTEST_APPLESS_MAIN(ReceiverTest)
+#include "tst_receiver.moc"

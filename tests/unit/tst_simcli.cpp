@@ -1,0 +1,91 @@
+// Tests of the onionvoice-sim command line contract: generate, run --json field names, a malformed
+// trace refused with its line number and exit status 2, and usage errors.
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+namespace {
+
+struct Run {
+    int exitCode;
+    QByteArray out, err;
+};
+
+Run sim(const QStringList& args) {
+    QProcess p;
+    p.start(ONIONVOICE_SIM_BINARY, args);
+    if (!p.waitForFinished(120000))
+        qFatal("onionvoice-sim did not finish");
+    return {p.exitCode(), p.readAllStandardOutput(), p.readAllStandardError()};
+}
+
+} // namespace
+
+class SimCliTest : public QObject {
+    Q_OBJECT
+private slots:
+    void generateThenRunJson() {
+        QTemporaryDir dir;
+        const Run gen = sim({"generate", "--out", dir.path(), "--calls", "2", "--minutes", "0.5",
+                             "--seed", "9", "--links", "6"});
+        QCOMPARE(gen.exitCode, 0);
+        const Run run = sim({"run", "--traces", dir.path(), "--policy", "double-send",
+                             "--packet-ms", "40", "--links", "6", "--json"});
+        QCOMPARE(run.exitCode, 0);
+        const auto lines = run.out.trimmed().split('\n');
+        QCOMPARE(lines.size(), 3);
+        for (int i = 0; i < 2; ++i) {
+            const QJsonObject o = QJsonDocument::fromJson(lines[i]).object();
+            for (const char* key :
+                 {"trace", "policy", "packet_ms", "frames", "p50_ms", "p95_ms", "p99_ms",
+                  "late_pct", "lost_pct", "dropped", "acceptable", "cells_per_s", "ba"})
+                QVERIFY2(o.contains(key), key);
+            QCOMPARE(o["policy"].toString(), QString("double-send"));
+            QCOMPARE(o["frames"].toInt(), 750);
+            QVERIFY(o["ba"].toObject().contains("p99_ms"));
+            QVERIFY(o["cells_per_s"].toDouble() > 45);
+        }
+        const QJsonObject summary = QJsonDocument::fromJson(lines[2]).object();
+        QCOMPARE(summary["summary"].toBool(), true);
+        QCOMPARE(summary["calls"].toInt(), 2);
+        for (const char* key : {"policy", "acceptable_pct", "median_p99_ms", "cells_per_s"})
+            QVERIFY2(summary.contains(key), key);
+    }
+
+    void malformedTraceGivesLineAndStatusTwo() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("bad.csv");
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("# onionvoice-link-trace v1\nslot,t_ms,ab_ms,ba_ms\n0,0,10,10\n0,40,ten,10\n");
+        f.close();
+        const Run run = sim({"run", "--traces", path, "--policy", "simple", "--json"});
+        QCOMPARE(run.exitCode, 2);
+        const QList<QByteArray> errLines = run.err.trimmed().split('\n');
+        QCOMPARE(errLines.size(), 1);
+        QVERIFY2(run.err.contains("bad.csv:4:"), run.err.constData());
+    }
+
+    void usageErrors_data() {
+        QTest::addColumn<QStringList>("args");
+        QTest::newRow("no command") << QStringList{};
+        QTest::newRow("unknown policy")
+            << QStringList{"run", "--traces", "/tmp", "--policy", "x", "--json"};
+        QTest::newRow("bad number") << QStringList{"generate",  "--out", "/tmp/x", "--calls", "two",
+                                                   "--minutes", "1",     "--seed", "1"};
+        QTest::newRow("unknown option") << QStringList{"generate", "--bogus", "1"};
+        QTest::newRow("no traces")
+            << QStringList{"run", "--traces", "/nonexistent", "--policy", "simple", "--json"};
+    }
+    void usageErrors() {
+        QFETCH(QStringList, args);
+        const Run run = sim(args);
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY(run.err.contains("onionvoice-sim:"));
+    }
+};
+
+QTEST_GUILESS_MAIN(SimCliTest)
+#include "tst_simcli.moc"
