@@ -1,6 +1,7 @@
 // Adaptive jitter buffer (see JitterBuffer.h for the design).
 #include "media/JitterBuffer.h"
 
+#include "media/AudioFormat.h"
 #include "media/VoiceCodec.h"
 
 #include <algorithm>
@@ -9,10 +10,12 @@
 namespace onionvoice::media {
 namespace {
 
-// How many recently missing frames are remembered to classify later arrivals.
-constexpr std::size_t kMissingMemory = 2000;
-// Smoothing of recentLossPercent(): about one second of 20 ms frames.
-constexpr double kLossSmoothing = 1.0 / 50.0;
+// How many recently missing packets are remembered to classify later arrivals.
+constexpr std::int64_t kMissingMemory = 1000;
+// A packet smaller than this share of the average size is taken as a pause in speech.
+constexpr double kQuietShare = 0.4;
+// Smoothing of the average packet size.
+constexpr double kSizeSmoothing = 1.0 / 64.0;
 
 } // namespace
 
@@ -40,49 +43,45 @@ std::int64_t JitterBuffer::unwrap(std::uint32_t sequence) {
 
 void JitterBuffer::push(std::uint32_t sequence, Time arrival,
                         std::span<const std::uint8_t> packet) {
-    std::vector<QByteArray> frames = splitOpusPacket(packet);
-    if (frames.empty()) {
+    if (opusPacketSamples(packet) != samplesIn(m_settings.packetPeriod)) {
         ++m_stats.malformed;
         return;
     }
-    const std::int64_t first = unwrap(sequence) * m_settings.framesPerPacket;
-    const bool duplicate =
-        m_frames.contains(first) ||
-        (m_state == State::Playing && first < m_nextFrame && !m_missing.contains(first) &&
-         first >= m_nextFrame - std::int64_t(kMissingMemory));
-    if (duplicate) {
+    const std::int64_t index = unwrap(sequence);
+    const bool played = m_state == State::Playing && index < m_next;
+    const bool remembered = index >= m_next - kMissingMemory;
+    if (m_packets.contains(index) || (played && remembered && !m_missing.contains(index))) {
         ++m_stats.duplicates;
         return;
     }
     ++m_stats.packetsReceived;
-    recordDelay(first, arrival);
-
-    const auto frameCount = std::min<std::size_t>(frames.size(), m_settings.framesPerPacket);
-    for (std::size_t i = 0; i < frameCount; ++i) {
-        const std::int64_t index = first + std::int64_t(i);
-        if (m_state == State::Playing && index < m_nextFrame) {
-            if (m_missing.erase(index) == 1 || index < m_nextFrame - std::int64_t(kMissingMemory)) {
-                ++m_stats.late;
-                ++m_lateOfMissing;
-            }
-            continue;
-        }
-        if (m_state == State::Playing &&
-            index >= m_nextFrame + std::int64_t(m_settings.maxBufferedFrames)) {
-            m_stats.droppedMs += m_settings.frameDuration;
-            continue;
-        }
-        m_frames.emplace(index, std::move(frames[i]));
+    recordDelay(index, arrival);
+    m_averageBytes =
+        m_stats.packetsReceived == 1
+            ? double(packet.size())
+            : m_averageBytes + kSizeSmoothing * (double(packet.size()) - m_averageBytes);
+    if (played) {
+        ++m_stats.late;
+        if (m_missing.erase(index) == 1)
+            ++m_lateOfMissing;
+        return;
     }
+    if (m_state == State::Playing &&
+        index >= m_next + std::int64_t(m_settings.maxBufferedPackets)) {
+        m_stats.droppedMs += m_settings.packetPeriod;
+        return;
+    }
+    m_packets.emplace(
+        index, QByteArray(reinterpret_cast<const char*>(packet.data()), qsizetype(packet.size())));
     // Before playout starts a bogus sequence could grow the map without bound.
-    while (m_frames.size() > m_settings.maxBufferedFrames) {
-        m_frames.erase(m_frames.begin());
-        m_stats.droppedMs += m_settings.frameDuration;
+    while (m_packets.size() > m_settings.maxBufferedPackets) {
+        m_packets.erase(m_packets.begin());
+        m_stats.droppedMs += m_settings.packetPeriod;
     }
 }
 
-void JitterBuffer::recordDelay(std::int64_t firstFrame, Time arrival) {
-    const Time delay = arrival - Time(m_settings.frameDuration) * firstFrame;
+void JitterBuffer::recordDelay(std::int64_t packet, Time arrival) {
+    const Time delay = arrival - Time(m_settings.packetPeriod) * packet;
     while (!m_minWindow.empty() && m_minWindow.back().delay >= delay)
         m_minWindow.pop_back();
     m_minWindow.push_back({arrival, delay});
@@ -101,88 +100,106 @@ void JitterBuffer::updateTarget() {
         std::ceil(m_settings.delayQuantile * double(m_scratch.size())) - 1.0);
     const auto nth = m_scratch.begin() + std::min(rank, m_scratch.size() - 1);
     std::nth_element(m_scratch.begin(), nth, m_scratch.end());
-    const Time wanted = std::clamp<Time>(*nth, m_settings.minTarget, m_settings.maxTarget);
+    // FEC needs the packet after a lost one to be there when the lost one is due.
+    const Time fecRoom =
+        m_missingInHistory >= m_settings.lossyPackets ? Time(m_settings.packetPeriod) : Time{0};
+    const Time wanted =
+        std::clamp<Time>(*nth + fecRoom, m_settings.minTarget, m_settings.maxTarget);
     if (wanted >= m_target)
         m_target = wanted;
     else
-        m_target = std::max(wanted, m_target - m_settings.decreasePerFrame);
+        m_target = std::max(wanted, m_target - m_settings.decreasePerPacket);
 }
 
-JitterBuffer::Time JitterBuffer::playoutTime(std::int64_t frame) const {
+JitterBuffer::Time JitterBuffer::playoutTime(std::int64_t packet) const {
     const Time base = m_minWindow.empty() ? Time{0} : m_minWindow.front().delay;
-    return Time(m_settings.frameDuration) * frame + base + m_target;
+    return Time(m_settings.packetPeriod) * packet + base + m_target;
 }
 
-void JitterBuffer::markMissing(std::int64_t frame) {
-    m_missing.insert(frame);
+void JitterBuffer::markMissing(std::int64_t packet) {
+    m_missing.insert(packet);
     ++m_missingTotal;
-    if (m_missing.size() > kMissingMemory)
+    if (std::int64_t(m_missing.size()) > kMissingMemory)
         m_missing.erase(m_missing.begin());
 }
 
 void JitterBuffer::noteLoss(bool missing) {
-    m_recentLoss += kLossSmoothing * ((missing ? 1.0 : 0.0) - m_recentLoss);
+    m_outcomes.push_back(missing ? Outcome::Missing : Outcome::Played);
+    m_missingInHistory += missing ? 1 : 0;
+    if (m_outcomes.size() > m_settings.lossHistoryPackets) {
+        m_missingInHistory -= m_outcomes.front() == Outcome::Missing ? 1 : 0;
+        m_outcomes.pop_front();
+    }
+}
+
+double JitterBuffer::recentLossPercent() const {
+    return m_outcomes.empty() ? 0.0
+                              : 100.0 * double(m_missingInHistory) / double(m_outcomes.size());
+}
+
+bool JitterBuffer::isQuiet(std::int64_t packet) const {
+    const auto it = m_packets.find(packet);
+    return it == m_packets.end() || double(it->second.size()) < kQuietShare * m_averageBytes;
 }
 
 PlayoutStep JitterBuffer::pull(Time now) {
     updateTarget();
-    const Time frame = m_settings.frameDuration;
+    const Time period = m_settings.packetPeriod;
     if (m_state == State::Waiting) {
-        if (m_frames.empty() || now < playoutTime(m_frames.begin()->first))
+        if (m_packets.empty() || now < playoutTime(m_packets.begin()->first))
             return {};
         m_state = State::Playing;
-        m_nextFrame = m_frames.begin()->first;
+        m_next = m_packets.begin()->first;
     }
 
-    const Time base = m_minWindow.front().delay;
-    const auto ideal = static_cast<std::int64_t>(
-        std::floor(double((now - base - m_target).count()) / double(frame.count())));
-    const std::int64_t lag = ideal - m_nextFrame;
-    if (lag >= 2) {
-        // Behind: skip straight to one frame behind the ideal position.
-        for (std::int64_t skip = 0; skip < lag - 1; ++skip, ++m_nextFrame) {
-            if (m_frames.erase(m_nextFrame) == 1) {
-                m_stats.droppedMs += m_settings.frameDuration;
-            } else {
-                markMissing(m_nextFrame);
-                noteLoss(true);
-            }
-        }
-    } else if (lag <= -2) {
-        m_stats.stretchedMs += m_settings.frameDuration;
+    // How late the next packet starts against its schedule; anything in [0, period) is on time.
+    Time behind = now - playoutTime(m_next);
+    const Time urgent = 2 * period;
+    if (behind < Time{0}) {
+        m_stats.stretchedMs += m_settings.packetPeriod;
         return {PlayoutAction::Conceal, {}, -1};
+    }
+    while (behind >= period && (behind >= urgent || isQuiet(m_next))) {
+        if (m_packets.erase(m_next) == 1) {
+            m_stats.droppedMs += m_settings.packetPeriod;
+        } else {
+            markMissing(m_next);
+            noteLoss(true);
+        }
+        ++m_next;
+        behind -= period;
     }
 
     PlayoutStep step;
-    step.frame = m_nextFrame;
-    if (auto it = m_frames.find(m_nextFrame); it != m_frames.end()) {
+    step.packet = m_next;
+    if (auto it = m_packets.find(m_next); it != m_packets.end()) {
         step.action = PlayoutAction::Decode;
         step.data = std::move(it->second);
-        m_frames.erase(it);
-        ++m_stats.framesDecoded;
+        m_packets.erase(it);
+        ++m_stats.packetsDecoded;
         noteLoss(false);
     } else {
-        markMissing(m_nextFrame);
+        markMissing(m_next);
         noteLoss(true);
-        if (auto next = m_frames.find(m_nextFrame + 1); next != m_frames.end()) {
+        if (auto next = m_packets.find(m_next + 1); next != m_packets.end()) {
             step.action = PlayoutAction::DecodeFec;
             step.data = next->second;
             ++m_stats.fecRecovered;
         } else {
             step.action = PlayoutAction::Conceal;
-            m_stats.concealedMs += m_settings.frameDuration;
+            m_stats.concealedMs += m_settings.packetPeriod;
         }
     }
-    ++m_nextFrame;
+    ++m_next;
     return step;
 }
 
 JitterBufferStats JitterBuffer::stats() const {
     JitterBufferStats s = m_stats;
     s.targetDelay = m_target;
-    const auto ahead = std::count_if(m_frames.begin(), m_frames.end(),
-                                     [this](const auto& f) { return f.first >= m_nextFrame; });
-    s.currentLevel = Time(m_settings.frameDuration) * ahead;
+    const auto ahead = std::count_if(m_packets.begin(), m_packets.end(),
+                                     [this](const auto& p) { return p.first >= m_next; });
+    s.currentLevel = Time(m_settings.packetPeriod) * ahead;
     s.lost = m_missingTotal - std::min(m_missingTotal, m_lateOfMissing);
     return s;
 }

@@ -1,15 +1,20 @@
-// Adaptive jitter buffer built for Tor. Packets (one packet period of Opus frames, numbered by a
-// 32-bit sequence number) arrive in any order, duplicated, late or in bursts; the buffer cuts them
-// into 20 ms frames and decides, once per frame period, what the decoder plays.
+// Adaptive jitter buffer built for Tor. Packets (one packet period of Opus audio, numbered by a
+// 32-bit sequence number) arrive in any order, duplicated, late or in bursts; whenever the playout
+// side needs the next packet period of audio, the buffer decides what the decoder plays.
 //
 // Delay is measured relative to the fastest recent packet (a sliding minimum of arrival time minus
 // send slot), so Tor's large constant delay cancels out. The playout target is a high quantile of
 // that relative delay: it rises at once when the network gets worse, falls slowly when it gets
-// better, and never exceeds a hard cap. A frame arriving after its playout time is counted late
+// better, and never exceeds a hard cap. A packet arriving after its playout time is counted late
 // and dropped. When the play position falls behind the target (a burst after a stall, or a target
-// that fell), frames are dropped to catch up instead of playing everything late; when it runs
-// ahead (the target rose), concealment frames stretch the audio. The buffer is driven entirely by
-// the injected times given to push() and pull(); it never reads a clock.
+// that fell), packets are dropped to catch up instead of playing everything late; when it runs
+// ahead (the target rose), concealment stretches the audio at once. Dropping waits for a quiet
+// packet (a small one: with variable bitrate Opus spends few bytes on silence) unless playout is
+// two packet periods behind, because cutting speech hurts far more than shortening a pause.
+// While packets are being lost the
+// target grows by one packet period, so the next packet is there in time for FEC recovery. The
+// buffer is driven entirely by the injected times given to push() and pull(); it never reads a
+// clock.
 #pragma once
 
 #include <QByteArray>
@@ -24,15 +29,16 @@
 namespace onionvoice::media {
 
 struct JitterBufferSettings {
-    std::chrono::milliseconds frameDuration{20};
-    int framesPerPacket = 2;
+    std::chrono::milliseconds packetPeriod{40};
     double delayQuantile = 0.95;
-    std::size_t delayHistoryPackets = 250;       // about 10 s at 40 ms packets
-    std::chrono::milliseconds baseWindow{20000}; // span of the sliding minimum
-    std::chrono::milliseconds minTarget{20};
-    std::chrono::milliseconds maxTarget{300};        // hard cap on the added playout delay
-    std::chrono::microseconds decreasePerFrame{400}; // slow decrease: 20 ms per second
-    std::size_t maxBufferedFrames = 500;             // bounds memory against bogus sequences
+    std::size_t delayHistoryPackets = 250;            // 10 s at 40 ms packets
+    std::chrono::milliseconds baseWindow{20000};      // span of the sliding minimum
+    std::chrono::milliseconds minTarget{20};          // added playout delay, at least
+    std::chrono::milliseconds maxTarget{300};         // hard cap on the added playout delay
+    std::chrono::microseconds decreasePerPacket{800}; // slow decrease: 20 ms per second
+    std::size_t lossyPackets = 1; // this many missing in the loss history add a period for FEC
+    std::size_t lossHistoryPackets = 500; // window of recentLossPercent(): 20 s at 40 ms
+    std::size_t maxBufferedPackets = 250; // bounds memory against bogus sequence numbers
 };
 
 struct JitterBufferStats {
@@ -40,27 +46,27 @@ struct JitterBufferStats {
     std::chrono::microseconds currentLevel{0}; // audio buffered ahead of the play position
     std::uint64_t packetsReceived = 0;
     std::uint64_t duplicates = 0;
-    std::uint64_t framesDecoded = 0; // played from their own data
-    std::uint64_t fecRecovered = 0;  // missing frames rebuilt from the next frame's FEC data
-    std::uint64_t late = 0;          // arrived after their playout time
-    std::uint64_t lost = 0;          // missing at playout time and not (yet) arrived late
-    std::uint64_t malformed = 0;     // packets that are not valid Opus
-    std::chrono::milliseconds concealedMs{0}; // concealment for missing frames
+    std::uint64_t packetsDecoded = 0; // played from their own data
+    std::uint64_t fecRecovered = 0;   // missing packets rebuilt from the next packet's FEC data
+    std::uint64_t late = 0;           // arrived after their playout time
+    std::uint64_t lost = 0;           // missing at playout time and not (yet) arrived late
+    std::uint64_t malformed = 0;      // not a valid Opus packet of one packet period
+    std::chrono::milliseconds concealedMs{0}; // concealment for missing packets
     std::chrono::milliseconds stretchedMs{0}; // concealment inserted to raise the delay
-    std::chrono::milliseconds droppedMs{0};   // frames skipped to lower the delay
+    std::chrono::milliseconds droppedMs{0};   // audio skipped to lower the delay
 };
 
 enum class PlayoutAction {
     Silence,   // nothing received yet: play silence, not counted as concealment
     Decode,    // decode `data`
-    DecodeFec, // recover the frame from the FEC part of `data` (the next frame)
+    DecodeFec, // recover the packet from the FEC part of `data` (the next packet)
     Conceal,   // packet loss concealment
 };
 
 struct PlayoutStep {
     PlayoutAction action = PlayoutAction::Silence;
     QByteArray data;
-    std::int64_t frame = -1; // frame index played, -1 for silence or stretching
+    std::int64_t packet = -1; // unwrapped sequence number played; -1 for silence or stretching
 };
 
 class JitterBuffer {
@@ -69,31 +75,33 @@ public:
 
     explicit JitterBuffer(const JitterBufferSettings& settings = {});
 
-    // Accepts one packet as it arrives; the packet is split into its Opus frames.
+    // Accepts one packet as it arrives.
     void push(std::uint32_t sequence, Time arrival, std::span<const std::uint8_t> packet);
-    // Called once per frame period by the playout side.
+    // Called by the playout side whenever it needs the next packet period of audio.
     PlayoutStep pull(Time now);
 
     JitterBufferStats stats() const;
-    // Share of frames missing at their playout time, smoothed over about a second; feeds the
-    // encoder's expected-loss setting on the other side.
-    double recentLossPercent() const { return m_recentLoss * 100.0; }
-    // Time a frame index is scheduled to play under the current base and target.
-    Time playoutTime(std::int64_t frame) const;
+    // Share of the last lossHistoryPackets packets that were missing at their playout time; feeds
+    // the encoder's expected-loss setting on the other side.
+    double recentLossPercent() const;
+    // Time a packet index is scheduled to play under the current base and target.
+    Time playoutTime(std::int64_t packet) const;
+    const JitterBufferSettings& settings() const { return m_settings; }
 
 private:
     enum class State { Waiting, Playing };
 
     std::int64_t unwrap(std::uint32_t sequence);
-    void recordDelay(std::int64_t firstFrame, Time arrival);
+    void recordDelay(std::int64_t packet, Time arrival);
     void updateTarget();
-    void markMissing(std::int64_t frame);
+    void markMissing(std::int64_t packet);
     void noteLoss(bool missing);
+    bool isQuiet(std::int64_t packet) const;
 
     JitterBufferSettings m_settings;
     State m_state = State::Waiting;
-    std::map<std::int64_t, QByteArray> m_frames;
-    std::int64_t m_nextFrame = 0;
+    std::map<std::int64_t, QByteArray> m_packets;
+    std::int64_t m_next = 0;
 
     bool m_haveSequence = false;
     std::uint32_t m_lastSequence = 0;
@@ -108,10 +116,13 @@ private:
     std::vector<Time> m_scratch;
     Time m_target;
 
-    std::set<std::int64_t> m_missing; // recently missing frames, to tell late from duplicate
+    std::set<std::int64_t> m_missing; // recently missing packets, to tell late from duplicate
     std::uint64_t m_missingTotal = 0;
     std::uint64_t m_lateOfMissing = 0;
-    double m_recentLoss = 0.0;
+    enum class Outcome { Played, Missing };
+    std::deque<Outcome> m_outcomes; // the last lossHistoryPackets playouts
+    std::size_t m_missingInHistory = 0;
+    double m_averageBytes = 0.0;
     JitterBufferStats m_stats;
 };
 

@@ -54,44 +54,38 @@ double similarity(std::span<const float> ref, std::span<const float> out, std::s
 }
 
 enum class Gap { Conceal, Fec };
-constexpr std::size_t kGapFrame = 50;
+constexpr std::size_t kGapPacket = 25;
+constexpr std::size_t kPacket = 1920;   // 40 ms
 constexpr std::size_t kOpusDelay = 312; // 6.5 ms at 48 kHz
 
-// Encodes `input` with FEC tuned for 20 % loss, then decodes it with frame kGapFrame missing,
-// filled by concealment or by FEC from the next frame. Empty on any codec failure.
+// Encodes `input` with FEC tuned for 5 % loss, then decodes it with packet kGapPacket missing,
+// filled by concealment or by FEC from the next packet. Empty on any codec failure.
 std::vector<float> decodeWithGap(std::span<const float> input, Gap gap) {
     QString error;
     EncoderSettings settings;
-    settings.expectedLossPercent = 20;
+    settings.expectedLossPercent = 5;
     auto encoder = VoiceEncoder::create(settings, &error);
     auto decoder = VoiceDecoder::create(&error);
     if (!encoder || !decoder)
         return {};
-    std::vector<QByteArray> frames;
-    for (std::size_t p = 0; p + encoder->samplesPerPacket() <= input.size();
-         p += encoder->samplesPerPacket()) {
-        const QByteArray packet =
-            encoder->encodePacket(input.subspan(p, encoder->samplesPerPacket()));
-        const auto split =
-            splitOpusPacket({reinterpret_cast<const std::uint8_t*>(packet.constData()),
-                             std::size_t(packet.size())});
-        frames.insert(frames.end(), split.begin(), split.end());
-    }
-    std::vector<float> out, frame(kFrameSamples);
+    std::vector<QByteArray> packets;
+    for (std::size_t p = 0; p + kPacket <= input.size(); p += kPacket)
+        packets.push_back(encoder->encodePacket(input.subspan(p, kPacket)));
+    std::vector<float> out, packet(kPacket);
     auto view = [](const QByteArray& a) {
         return std::span(reinterpret_cast<const std::uint8_t*>(a.constData()),
                          std::size_t(a.size()));
     };
-    for (std::size_t i = 0; i < frames.size(); ++i) {
+    for (std::size_t i = 0; i < packets.size(); ++i) {
         bool ok = true;
-        if (i == kGapFrame)
-            ok = gap == Gap::Fec ? decoder->decodeFec(view(frames[i + 1]), frame)
-                                 : decoder->conceal(frame);
+        if (i == kGapPacket)
+            ok = gap == Gap::Fec ? decoder->decodeFec(view(packets[i + 1]), packet)
+                                 : decoder->conceal(packet);
         else
-            ok = decoder->decode(view(frames[i]), frame);
+            ok = decoder->decode(view(packets[i]), packet);
         if (!ok)
             return {};
-        out.insert(out.end(), frame.begin(), frame.end());
+        out.insert(out.end(), packet.begin(), packet.end());
     }
     return out;
 }
@@ -108,9 +102,9 @@ private slots:
     void rejectsBadSettings() {
         QString error;
         EncoderSettings s;
-        s.framesPerPacket = 0;
+        s.packetPeriod = std::chrono::milliseconds(30);
         QVERIFY(!VoiceEncoder::create(s, &error));
-        QVERIFY(error.contains("frames per packet"));
+        QVERIFY(error.contains("packet period"));
         s = {};
         s.bitrate = 100;
         QVERIFY(!VoiceEncoder::create(s, &error));
@@ -122,26 +116,25 @@ private slots:
         auto encoder = VoiceEncoder::create({}, &error);
         auto decoder = VoiceDecoder::create(&error);
         QVERIFY2(encoder && decoder, qPrintable(error));
+        QCOMPARE(encoder->samplesPerPacket(), kPacket);
         const std::size_t packets = 50; // 2 s
-        const auto input = speechLike(packets * encoder->samplesPerPacket());
+        const auto input = speechLike(packets * kPacket);
         std::vector<float> output;
-        std::vector<float> frame(kFrameSamples);
-        QSet<qsizetype> sizes;
+        std::vector<float> decoded(kPacket);
+        std::size_t totalBytes = 0;
         for (std::size_t p = 0; p < packets; ++p) {
-            const QByteArray packet = encoder->encodePacket(std::span(input).subspan(
-                p * encoder->samplesPerPacket(), encoder->samplesPerPacket()));
+            const QByteArray packet =
+                encoder->encodePacket(std::span(input).subspan(p * kPacket, kPacket));
             QVERIFY(!packet.isEmpty());
-            sizes.insert(packet.size());
-            const auto frames = splitOpusPacket(bytes(packet));
-            QCOMPARE(frames.size(), std::size_t(2));
-            for (const QByteArray& f : frames) {
-                QVERIFY(decoder->decode(bytes(f), frame));
-                output.insert(output.end(), frame.begin(), frame.end());
-            }
+            QVERIFY(std::size_t(packet.size()) <= encoder->maxPacketBytes());
+            QCOMPARE(opusPacketSamples(bytes(packet)), kPacket);
+            totalBytes += std::size_t(packet.size());
+            QVERIFY(decoder->decode(bytes(packet), decoded));
+            output.insert(output.end(), decoded.begin(), decoded.end());
         }
-        // CBR: the traffic shape is the same whatever the signal.
-        QCOMPARE(sizes.size(), 1);
-        QVERIFY(*sizes.begin() <= 32000 / 8 * 40 / 1000 + 8);
+        // Variable bitrate follows the signal but stays within the configured 32 kbit/s budget.
+        const double kbps = double(totalBytes) * 8 / 2.0 / 1000.0;
+        QVERIFY2(kbps > 8 && kbps < 36, qPrintable(QString::number(kbps)));
         // Skip the first 100 ms while the codec settles; Opus delays by 6.5 ms (312 samples).
         const std::size_t skip = 4800;
         const double sim = similarity(std::span(input).subspan(skip, 48000),
@@ -149,31 +142,39 @@ private slots:
         QVERIFY2(sim > 0.9, qPrintable(QString::number(sim)));
     }
 
-    void silenceAndMuteKeepPacketSize() {
+    void silenceAndMuteStillProducePackets() {
+        // No DTX: silence is still one packet per period.
         QString error;
         auto encoder = VoiceEncoder::create({}, &error);
         QVERIFY(encoder);
-        const std::vector<float> silence(encoder->samplesPerPacket(), 0.0f);
-        const auto speech = speechLike(encoder->samplesPerPacket());
-        const QByteArray a = encoder->encodePacket(speech);
-        const QByteArray b = encoder->encodePacket(silence);
-        QCOMPARE(a.size(), b.size());
+        const std::vector<float> silence(kPacket, 0.0f);
+        for (int i = 0; i < 50; ++i) {
+            const QByteArray packet = encoder->encodePacket(silence);
+            QVERIFY(packet.size() > 2);
+            QCOMPARE(opusPacketSamples(bytes(packet)), kPacket);
+        }
         QVERIFY(encoder->encodePacket(std::span(silence).first(100)).isEmpty());
     }
 
-    void splitRejectsGarbage() {
+    void rejectsGarbageAndWrongDurations() {
         const std::uint8_t garbage[] = {0x03, 0xff, 0xff};
-        QVERIFY(splitOpusPacket(garbage).empty());
-        QVERIFY(splitOpusPacket({}).empty());
+        QCOMPARE(opusPacketSamples(garbage), std::size_t(0));
+        QCOMPARE(opusPacketSamples({}), std::size_t(0));
+        QString error;
+        auto encoder = VoiceEncoder::create({}, &error);
+        auto decoder = VoiceDecoder::create(&error);
+        const QByteArray packet = encoder->encodePacket(std::vector<float>(kPacket, 0.0f));
+        std::vector<float> tooShort(960, 1.0f);
+        QVERIFY(!decoder->decode(bytes(packet), tooShort));
+        QCOMPARE(tooShort[0], 0.0f);
     }
 
     void concealmentContinuesASteadySignal() {
-        const auto input = speechLike(80 * kFrameSamples);
+        const auto input = speechLike(40 * kPacket);
         const auto plc = decodeWithGap(input, Gap::Conceal);
         QVERIFY(!plc.empty());
-        const auto refGap =
-            std::span(input).subspan(kGapFrame * kFrameSamples - kOpusDelay, kFrameSamples);
-        const auto outGap = std::span(plc).subspan(kGapFrame * kFrameSamples, kFrameSamples);
+        const auto refGap = std::span(input).subspan(kGapPacket * kPacket - kOpusDelay, kPacket);
+        const auto outGap = std::span(plc).subspan(kGapPacket * kPacket, kPacket);
         QVERIFY(energy(outGap) > 0.1 * energy(refGap));
         QVERIFY(similarity(refGap, outGap, 0) > 0.5);
     }
@@ -181,15 +182,14 @@ private slots:
     void fecRecoversAnOnsetConcealmentCannotPredict() {
         // Silence, then speech starting exactly in the lost frame: concealment can only
         // extrapolate silence, the FEC copy in the next frame carries the onset.
-        auto input = speechLike(80 * kFrameSamples);
-        std::fill(input.begin(), input.begin() + kGapFrame * kFrameSamples - kOpusDelay, 0.0f);
+        auto input = speechLike(40 * kPacket);
+        std::fill(input.begin(), input.begin() + kGapPacket * kPacket - kOpusDelay, 0.0f);
         const auto plc = decodeWithGap(input, Gap::Conceal);
         const auto fec = decodeWithGap(input, Gap::Fec);
         QVERIFY(!plc.empty() && !fec.empty());
-        const auto refGap =
-            std::span(input).subspan(kGapFrame * kFrameSamples - kOpusDelay, kFrameSamples);
-        const auto plcGap = std::span(plc).subspan(kGapFrame * kFrameSamples, kFrameSamples);
-        const auto fecGap = std::span(fec).subspan(kGapFrame * kFrameSamples, kFrameSamples);
+        const auto refGap = std::span(input).subspan(kGapPacket * kPacket - kOpusDelay, kPacket);
+        const auto plcGap = std::span(plc).subspan(kGapPacket * kPacket, kPacket);
+        const auto fecGap = std::span(fec).subspan(kGapPacket * kPacket, kPacket);
         const double fecSim = similarity(refGap, fecGap, 0);
         QVERIFY2(fecSim > 0.5, qPrintable(QString::number(fecSim)));
         QVERIFY2(
@@ -200,7 +200,7 @@ private slots:
     void decoderSurvivesBadInput() {
         QString error;
         auto decoder = VoiceDecoder::create(&error);
-        std::vector<float> frame(kFrameSamples, 1.0f);
+        std::vector<float> frame(kPacket, 1.0f);
         const std::uint8_t bad[] = {0xff, 0x00};
         QVERIFY(!decoder->decode(bad, frame));
         QCOMPARE(frame[0], 0.0f);

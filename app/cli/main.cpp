@@ -1,0 +1,182 @@
+// onionvoice-cli: headless tools. `audio-loop` pushes speech through the audio engine (and
+// optionally a simulated multipath network replaying a link trace) and prints quality as JSON.
+#include "AudioLoop.h"
+#include "PesqScorer.h"
+#include "media/CallQuality.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTextStream>
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+using namespace onionvoice;
+using namespace std::chrono_literals;
+
+namespace {
+
+constexpr int kUsageError = 2;
+
+double percentile(std::vector<double> values, double q) {
+    if (values.empty())
+        return 0.0;
+    std::sort(values.begin(), values.end());
+    const auto rank = std::size_t(std::ceil(q * double(values.size()))) - 1;
+    return values[std::min(rank, values.size() - 1)];
+}
+
+int fail(const QString& message, int code = 1) {
+    QTextStream(stderr) << "onionvoice-cli: " << message << "\n";
+    return code;
+}
+
+QJsonObject jitterJson(const media::JitterBufferStats& s) {
+    return {
+        {"target_delay_ms", double(s.targetDelay.count()) / 1000.0},
+        {"packets_received", double(s.packetsReceived)},
+        {"duplicates", double(s.duplicates)},
+        {"packets_decoded", double(s.packetsDecoded)},
+        {"fec_recovered", double(s.fecRecovered)},
+        {"late", double(s.late)},
+        {"lost", double(s.lost)},
+        {"concealed_ms", double(s.concealedMs.count())},
+        {"stretched_ms", double(s.stretchedMs.count())},
+        {"dropped_ms", double(s.droppedMs.count())},
+    };
+}
+
+int audioLoop(const QStringList& arguments) {
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        "Push speech through capture processing, Opus, an optional simulated network, the "
+        "jitter buffer and the decoder; print PESQ-WB, mouth-to-ear delay and loss as JSON.");
+    parser.addHelpOption();
+    const QCommandLineOption in("in", "Input speech, 48 kHz 16-bit or float WAV.", "WAV");
+    const QCommandLineOption out("out", "Where to write what the listener hears.", "WAV");
+    const QCommandLineOption trace("trace", "Replay this onionvoice link trace.", "TRACE");
+    const QCommandLineOption policy("policy", "Multipath policy for --trace.", "NAME", "adaptive");
+    const QCommandLineOption loss("loss", "Random packet loss in percent.", "PCT", "0");
+    const QCommandLineOption seed("seed", "Seed of the random loss.", "N", "1");
+    const QCommandLineOption bitrate("bitrate", "Opus bitrate in bit/s (24000..32000).", "BPS",
+                                     "32000");
+    const QCommandLineOption packetMs("packet-ms", "Packet period, a multiple of 20 ms.", "MS",
+                                      "40");
+    // Capture processing is for microphones; a clean speech file measures the codec and network
+    // path, so the tool leaves it off unless asked.
+    const QCommandLineOption echo("echo-cancel", "Run echo cancellation on the capture side.");
+    const QCommandLineOption noise("noise-suppression", "Run noise suppression on capture.");
+    const QCommandLineOption gain("gain-control", "Run automatic gain control on capture.");
+    const QCommandLineOption noPesq("no-pesq", "Skip the PESQ score.");
+    const QCommandLineOption venv("pesq-venv", "Virtual environment for the PESQ helper.", "DIR");
+    parser.addOptions(
+        {in, out, trace, policy, loss, seed, bitrate, packetMs, echo, noise, gain, noPesq, venv});
+    parser.process(arguments);
+    if (!parser.isSet(in) || !parser.isSet(out))
+        return fail("audio-loop needs --in and --out (see --help)", kUsageError);
+
+    bool okLoss = false, okSeed = false, okBitrate = false, okPacket = false;
+    const double lossPercent = parser.value(loss).toDouble(&okLoss);
+    const quint64 seedValue = parser.value(seed).toULongLong(&okSeed);
+    const int bitrateValue = parser.value(bitrate).toInt(&okBitrate);
+    const int packetValue = parser.value(packetMs).toInt(&okPacket);
+    if (!okLoss || lossPercent < 0 || lossPercent > 100)
+        return fail("--loss must be a percentage between 0 and 100", kUsageError);
+    if (!okSeed)
+        return fail("--seed must be a non-negative integer", kUsageError);
+    if (!okBitrate || bitrateValue < 24000 || bitrateValue > 32000)
+        return fail("--bitrate must be between 24000 and 32000", kUsageError);
+    if (!okPacket || packetValue < 20 || packetValue > 120 || packetValue % 20 != 0)
+        return fail("--packet-ms must be 20, 40, 60, 80, 100 or 120", kUsageError);
+
+    cli::AudioLoopConfig config;
+    config.input = parser.value(in);
+    config.output = parser.value(out);
+    config.encoder.bitrate = bitrateValue;
+    config.encoder.packetPeriod = std::chrono::milliseconds(packetValue);
+    const auto onOff = [&](const QCommandLineOption& on) {
+        return parser.isSet(on) ? media::Switch::On : media::Switch::Off;
+    };
+    config.processing.echoCancellation = onOff(echo);
+    config.processing.noiseSuppression = onOff(noise);
+    config.processing.gainControl = onOff(gain);
+
+    QString error;
+    QJsonObject network{{"loss_pct", lossPercent}};
+    std::unique_ptr<cli::LoopNetwork> model;
+    if (parser.isSet(trace)) {
+        model = cli::TraceNetwork::create(parser.value(trace), parser.value(policy), packetValue,
+                                          bitrateValue, &error);
+        if (!model)
+            return fail(error);
+        network.insert("trace", parser.value(trace));
+        network.insert("policy", parser.value(policy));
+    } else {
+        model = std::make_unique<cli::FixedDelayNetwork>(0ms);
+    }
+    if (lossPercent > 0)
+        model = std::make_unique<cli::RandomLossNetwork>(std::move(model), lossPercent, seedValue);
+
+    const auto result = cli::runAudioLoop(config, *model, &error);
+    if (!result)
+        return fail(error);
+
+    const auto& m2e = result->mouthToEarMs;
+    const double packets = double(result->packetsSent);
+    const double missingPct =
+        packets > 0 ? 100.0 * double(result->jitter.late + result->jitter.lost) / packets : 0.0;
+    media::EModelInput emodelInput;
+    emodelInput.mouthToEar = std::chrono::milliseconds(std::lround(percentile(m2e, 0.5)));
+    emodelInput.packetLossPercent = missingPct;
+    const media::EModelResult emodel = media::computeEModel(emodelInput);
+    network.insert("packets_sent", double(result->packetsSent));
+    network.insert("packets_lost", double(result->packetsLostInNetwork));
+
+    QJsonObject report{
+        {"input_seconds", result->inputSeconds},
+        {"bitrate", bitrateValue},
+        {"packet_ms", packetValue},
+        {"processing", QJsonObject{{"echo_cancel", parser.isSet(echo)},
+                                   {"noise_suppression", parser.isSet(noise)},
+                                   {"gain_control", parser.isSet(gain)}}},
+        {"network", network},
+        {"mouth_to_ear_ms",
+         QJsonObject{{"p50", percentile(m2e, 0.5)},
+                     {"p95", percentile(m2e, 0.95)},
+                     {"p99", percentile(m2e, 0.99)},
+                     {"max", m2e.empty() ? 0.0 : *std::max_element(m2e.begin(), m2e.end())}}},
+        {"frames_sent", double(result->framesSent)},
+        {"missing_pct", missingPct},
+        {"jitter_buffer", jitterJson(result->jitter)},
+        {"emodel", QJsonObject{{"r", emodel.rFactor}, {"mos", emodel.mos}}},
+    };
+    if (!parser.isSet(noPesq)) {
+        cli::PesqSetup setup;
+        if (parser.isSet(venv))
+            setup.venv = parser.value(venv);
+        const auto score = cli::scorePesqWb(setup, config.input, config.output, &error);
+        if (!score)
+            return fail(error);
+        report.insert("pesq_wb", *score);
+    }
+    std::fputs(QJsonDocument(report).toJson(QJsonDocument::Indented).constData(), stdout);
+    return 0;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    QCoreApplication app(argc, argv);
+    QCoreApplication::setApplicationName("onionvoice-cli");
+    QStringList arguments = QCoreApplication::arguments();
+    const QString command = arguments.size() > 1 ? arguments.at(1) : QString();
+    if (command == QLatin1String("audio-loop")) {
+        arguments.removeAt(1);
+        return audioLoop(arguments);
+    }
+    return fail("usage: onionvoice-cli audio-loop --in SPEECH.wav --out OUT.wav [--trace TRACE "
+                "--policy NAME] [--loss PCT] (see onionvoice-cli audio-loop --help)",
+                kUsageError);
+}
