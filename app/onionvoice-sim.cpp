@@ -5,6 +5,7 @@
 //                      [--bitrate 32000] --json
 //   onionvoice-sim compare --traces DIR_OR_FILE [--packet-ms 40] [--links 12] [--bitrate 32000]
 //   onionvoice-sim demo    (generates 8 five-minute calls in a temporary directory and compares)
+#include "multipath/Record.h"
 #include "multipath/SchedulingPolicy.h"
 #include "sim/CallSimulation.h"
 #include "sim/TraceGenerator.h"
@@ -201,6 +202,10 @@ sim::CallConfig callConfig(const Options& o, std::string policy) {
         throw UsageError{"--packet-ms must be a multiple of 20 ms up to 120"};
     if (c.links > int(multipath::kMaxLinks))
         throw UsageError{"--links is at most " + std::to_string(multipath::kMaxLinks)};
+    const long audioBytes = long(c.bitrate) * c.packetMs / 8000;
+    if (audioBytes + long(multipath::kFrameEntryOverhead) > long(multipath::frameSpace(0)))
+        throw UsageError{"--bitrate × --packet-ms gives " + std::to_string(audioBytes) +
+                         " bytes of audio per packet, more than one record carries"};
     return c;
 }
 

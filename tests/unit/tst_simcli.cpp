@@ -76,6 +76,8 @@ private slots:
         QTest::newRow("bad number") << QStringList{"generate",  "--out", "/tmp/x", "--calls", "two",
                                                    "--minutes", "1",     "--seed", "1"};
         QTest::newRow("unknown option") << QStringList{"generate", "--bogus", "1"};
+        QTest::newRow("audio too big") << QStringList{"run",    "--traces",    "/tmp", "--policy",
+                                                      "simple", "--packet-ms", "120",  "--json"};
         QTest::newRow("no traces")
             << QStringList{"run", "--traces", "/nonexistent", "--policy", "simple", "--json"};
     }
