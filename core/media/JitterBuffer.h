@@ -33,9 +33,9 @@ struct JitterBufferSettings {
     double delayQuantile = 0.95;
     std::size_t delayHistoryPackets = 250;            // 10 s at 40 ms packets
     std::chrono::milliseconds baseWindow{20000};      // span of the sliding minimum
-    std::chrono::milliseconds minTarget{20};          // added playout delay, at least
+    std::chrono::milliseconds minTarget{60};          // added playout delay, at least
     std::chrono::milliseconds maxTarget{300};         // hard cap on the added playout delay
-    std::chrono::microseconds decreasePerPacket{800}; // slow decrease: 20 ms per second
+    std::chrono::microseconds decreasePerPacket{200}; // slow decrease: 5 ms per second
     std::size_t lossyPackets = 1; // this many missing in the loss history add a period for FEC
     std::size_t lossHistoryPackets = 500; // window of recentLossPercent(): 20 s at 40 ms
     std::size_t maxBufferedPackets = 250; // bounds memory against bogus sequence numbers

@@ -78,6 +78,14 @@ std::vector<Played> run(JitterBuffer& jb, std::vector<Arrival> arrivals, Time un
     return played;
 }
 
+// Settings that make the mechanics easy to see: a 20 ms floor and a fast 20 ms/s decrease.
+JitterBufferSettings tight() {
+    JitterBufferSettings s;
+    s.minTarget = 20ms;
+    s.decreasePerPacket = 800us;
+    return s;
+}
+
 std::vector<std::int64_t> decodedPackets(const std::vector<Played>& played) {
     std::vector<std::int64_t> frames;
     for (const Played& p : played)
@@ -97,7 +105,7 @@ class TestJitterBuffer : public QObject {
     Q_OBJECT
 private slots:
     void constantDelayPlaysEverythingInOrder() {
-        JitterBuffer jb;
+        JitterBuffer jb(tight());
         const auto played = run(jb, schedule(100, [](int) { return Time(250ms); }), 10s);
         const auto packets = decodedPackets(played);
         QCOMPARE(packets.size(), std::size_t(100));
@@ -118,7 +126,7 @@ private slots:
     }
 
     void reorderedPacketsPlayInOrder() {
-        JitterBuffer jb;
+        JitterBuffer jb(tight());
         // Every odd packet overtakes its predecessor by 10 ms.
         const auto played =
             run(jb, schedule(100, [](int i) { return Time(i % 2 ? 190ms : 240ms); }), 10s);
@@ -145,7 +153,7 @@ private slots:
     }
 
     void targetFollowsAHighQuantileOfJitter() {
-        JitterBuffer jb;
+        JitterBuffer jb(tight());
         std::mt19937 rng(1);
         std::uniform_int_distribution<int> jitter(0, 100);
         const auto played = run(
@@ -162,7 +170,7 @@ private slots:
     }
 
     void isolatedSpikeIsLateButDoesNotRaiseTheTarget() {
-        JitterBuffer jb;
+        JitterBuffer jb(tight());
         const auto played =
             run(jb, schedule(200, [](int i) { return Time(i == 100 ? 1500ms : 200ms); }), 12s);
         const auto s = jb.stats();
@@ -227,7 +235,7 @@ private slots:
     }
 
     void targetRisesFastAndFallsSlowly() {
-        JitterBuffer jb;
+        JitterBuffer jb(tight());
         // 10 s of up to 150 ms jitter, then 30 s of none.
         std::mt19937 rng(3);
         std::uniform_int_distribution<int> jitter(0, 150);
@@ -254,7 +262,7 @@ private slots:
     }
 
     void lateAndLostAreToldApart() {
-        JitterBuffer jb;
+        JitterBuffer jb(tight());
         // Packet 50 never arrives; packet 60 arrives 2 s late.
         auto arrivals = schedule(100, [](int i) { return Time(i == 60 ? 2200ms : 200ms); });
         arrivals.erase(arrivals.begin() + 50);
@@ -270,7 +278,7 @@ private slots:
     }
 
     void sustainedLossMakesRoomForFec() {
-        JitterBuffer jb;
+        JitterBuffer jb(tight());
         // Every tenth packet is lost.
         auto arrivals = schedule(300, [](int) { return Time(200ms); });
         std::erase_if(arrivals, [](const Arrival& a) { return a.sequence % 10 == 5; });
@@ -283,6 +291,20 @@ private slots:
         QCOMPARE(s.fecRecovered, 29u);
         QCOMPARE(s.concealedMs, 40ms);
         QCOMPARE(s.stretchedMs, 40ms);
+    }
+
+    void defaultFloorLeavesRoomForFecWithoutStretching() {
+        // The default 60 ms floor already holds the next packet when one is lost, so FEC
+        // rebuilds even the first loss and the audio is never stretched.
+        JitterBuffer jb;
+        auto arrivals = schedule(300, [](int) { return Time(200ms); });
+        std::erase_if(arrivals, [](const Arrival& a) { return a.sequence % 10 == 5; });
+        run(jb, arrivals, 20s);
+        const auto s = jb.stats();
+        QCOMPARE(s.targetDelay, Time(60ms));
+        QCOMPARE(s.fecRecovered, 30u);
+        QCOMPARE(s.concealedMs, 0ms);
+        QCOMPARE(s.stretchedMs, 0ms);
     }
 
     void sequenceNumbersWrapAround() {
