@@ -1,0 +1,210 @@
+// JSON storage of the contact book.
+#include "ContactBook.h"
+
+#include "tor/OnionAddress.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLoggingCategory>
+#include <QSaveFile>
+
+Q_LOGGING_CATEGORY(lcContacts, "onionvoice.contacts")
+
+namespace onionvoice::contacts {
+namespace {
+
+constexpr int kFormatVersion = 1;
+constexpr auto kKeyEncoding = QByteArray::Base64Encoding;
+
+QJsonObject toJson(const Contact& c) {
+    QJsonObject o{{"address", c.address},
+                  {"name", c.displayName},
+                  {"added", c.added.toUTC().toString(Qt::ISODate)},
+                  {"blocked", c.blocked},
+                  {"allowlisted", c.allowlisted}};
+    if (!c.inboundAuthPublicKey.isEmpty())
+        o["inbound_auth_public_key"] =
+            QString::fromLatin1(c.inboundAuthPublicKey.toBase64(kKeyEncoding));
+    if (!c.outboundAuthPrivateKey.isEmpty())
+        o["outbound_auth_private_key"] =
+            QString::fromLatin1(c.outboundAuthPrivateKey.toBase64(kKeyEncoding));
+    return o;
+}
+
+std::optional<QByteArray> keyFrom(const QJsonValue& v) {
+    if (v.isUndefined())
+        return QByteArray();
+    if (!v.isString())
+        return std::nullopt;
+    const auto decoded = QByteArray::fromBase64Encoding(
+        v.toString().toLatin1(), kKeyEncoding | QByteArray::AbortOnBase64DecodingErrors);
+    if (!decoded || decoded.decoded.size() != 32)
+        return std::nullopt;
+    return decoded.decoded;
+}
+
+std::optional<Contact> fromJson(const QJsonValue& value) {
+    const QJsonObject o = value.toObject();
+    if (!value.isObject() || !o["address"].isString() || !o["name"].isString() ||
+        !o["added"].isString() || !o["blocked"].isBool() || !o["allowlisted"].isBool())
+        return std::nullopt;
+    const tor::AddressCheck check = tor::checkOnionAddress(o["address"].toString());
+    const QDateTime added = QDateTime::fromString(o["added"].toString(), Qt::ISODate);
+    const auto inbound = keyFrom(o["inbound_auth_public_key"]);
+    const auto outbound = keyFrom(o["outbound_auth_private_key"]);
+    if (!check.isValid() || check.address != o["address"].toString() || !added.isValid() ||
+        !inbound || !outbound)
+        return std::nullopt;
+    return Contact{check.address,
+                   o["name"].toString(),
+                   added.toUTC(),
+                   o["blocked"].toBool(),
+                   o["allowlisted"].toBool(),
+                   *inbound,
+                   *outbound};
+}
+
+} // namespace
+
+ContactBook::ContactBook(QString path)
+    : path_(std::move(path)) {}
+
+ContactBook::LoadResult ContactBook::load() {
+    contacts_.clear();
+    saveRefused_ = false;
+    QFile file(path_);
+    if (!file.exists())
+        return {LoadOutcome::NoFile, {}, {}};
+    if (!file.open(QIODevice::ReadOnly)) {
+        saveRefused_ = true;
+        return {
+            LoadOutcome::Unreadable,
+            QStringLiteral("The contact book %1 cannot be read: %2").arg(path_, file.errorString()),
+            {}};
+    }
+    QJsonParseError parseError;
+    const QJsonDocument doc = QJsonDocument::fromJson(file.readAll(), &parseError);
+    file.close();
+
+    QList<Contact> loaded;
+    bool valid = doc.isObject() && doc.object()["version"].toInt() == kFormatVersion &&
+                 doc.object()["contacts"].isArray();
+    if (valid) {
+        for (const QJsonValue& v : doc.object()["contacts"].toArray()) {
+            const auto contact = fromJson(v);
+            const bool duplicate =
+                contact && std::any_of(loaded.begin(), loaded.end(), [&](const Contact& c) {
+                    return c.address == contact->address;
+                });
+            if (!contact || duplicate) {
+                valid = false;
+                break;
+            }
+            loaded.append(*contact);
+        }
+    }
+    if (valid) {
+        contacts_ = loaded;
+        return {LoadOutcome::Loaded, {}, {}};
+    }
+    const QString aside =
+        path_ + ".corrupt-" + QDateTime::currentDateTimeUtc().toString("yyyyMMdd'T'HHmmss'Z'");
+    if (!QFile::rename(path_, aside)) {
+        saveRefused_ = true;
+        return {LoadOutcome::Unreadable,
+                QStringLiteral("The contact book %1 is damaged and could not be moved aside; it is "
+                               "left as it is.")
+                    .arg(path_),
+                {}};
+    }
+    qCWarning(lcContacts) << "contact book is damaged; kept aside as" << aside;
+    return {LoadOutcome::CorruptKeptAside,
+            QStringLiteral("The contact book was damaged. It was kept as %1 and a new, empty one "
+                           "was started.")
+                .arg(aside),
+            aside};
+}
+
+bool ContactBook::save(QString* error) const {
+    if (saveRefused_) {
+        *error =
+            QStringLiteral("The contact book file could not be read, so it is not overwritten.");
+        return false;
+    }
+    QJsonArray list;
+    for (const Contact& c : contacts_)
+        list.append(toJson(c));
+    const QByteArray json =
+        QJsonDocument(QJsonObject{{"version", kFormatVersion}, {"contacts", list}}).toJson();
+
+    QDir().mkpath(QFileInfo(path_).absolutePath());
+    QSaveFile file(path_);
+    if (!file.open(QIODevice::WriteOnly) ||
+        !file.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner) ||
+        file.write(json) != json.size() || !file.commit()) {
+        *error = QStringLiteral("The contact book could not be saved: %1").arg(file.errorString());
+        return false;
+    }
+    return true;
+}
+
+Contact* ContactBook::lookup(const QString& address) {
+    const tor::AddressCheck check = tor::checkOnionAddress(address);
+    if (!check.isValid())
+        return nullptr;
+    for (Contact& c : contacts_)
+        if (c.address == check.address)
+            return &c;
+    return nullptr;
+}
+
+bool ContactBook::add(Contact contact, QString* error) {
+    const tor::AddressCheck check = tor::checkOnionAddress(contact.address);
+    if (!check.isValid()) {
+        *error = check.reason;
+        return false;
+    }
+    if (lookup(check.address)) {
+        *error = QStringLiteral("This address is already in your contacts.");
+        return false;
+    }
+    contact.address = check.address;
+    if (!contact.added.isValid())
+        contact.added = QDateTime::currentDateTimeUtc();
+    contacts_.append(contact);
+    return true;
+}
+
+bool ContactBook::remove(const QString& address) {
+    const Contact* c = lookup(address);
+    if (!c)
+        return false;
+    const QString normalised = c->address;
+    contacts_.removeIf([&](const Contact& x) { return x.address == normalised; });
+    return true;
+}
+
+bool ContactBook::setBlocked(const QString& address, bool blocked) {
+    Contact* c = lookup(address);
+    if (c)
+        c->blocked = blocked;
+    return c != nullptr;
+}
+
+bool ContactBook::setAllowlisted(const QString& address, bool allowlisted) {
+    Contact* c = lookup(address);
+    if (c)
+        c->allowlisted = allowlisted;
+    return c != nullptr;
+}
+
+std::optional<Contact> ContactBook::find(const QString& address) const {
+    const Contact* c = const_cast<ContactBook*>(this)->lookup(address);
+    return c ? std::optional<Contact>(*c) : std::nullopt;
+}
+
+} // namespace onionvoice::contacts

@@ -1,0 +1,62 @@
+// The contact book: who the user knows, whom they block, and who may reach a contacts-only service.
+// Stored as JSON in the data directory, written atomically with owner-only permissions; a file
+// that cannot be read back is reported and kept aside, never overwritten.
+#pragma once
+
+#include <QByteArray>
+#include <QDateTime>
+#include <QList>
+#include <QString>
+#include <optional>
+
+namespace onionvoice::contacts {
+
+struct Contact {
+    QString address; // normalised v3 onion address
+    QString displayName;
+    QDateTime added; // UTC
+    bool blocked = false;
+    bool allowlisted = false;
+    // Key this contact's tor uses to reach our contacts-only service (we keep the public half).
+    QByteArray inboundAuthPublicKey;
+    // Key our tor uses to reach the contact's contacts-only service (from their contact link).
+    QByteArray outboundAuthPrivateKey;
+    friend bool operator==(const Contact&, const Contact&) = default;
+};
+
+class ContactBook {
+public:
+    enum class LoadOutcome { Loaded, NoFile, CorruptKeptAside, Unreadable };
+    struct LoadResult {
+        LoadOutcome outcome = LoadOutcome::NoFile;
+        QString message;     // for a person, when not Loaded / NoFile
+        QString keptAsideAs; // where a corrupt file was moved
+    };
+
+    explicit ContactBook(QString path);
+
+    // Reads the file. A corrupt file is renamed to "<path>.corrupt-<UTC time>" and the book
+    // starts empty; an unreadable one (permissions, I/O) is left alone and the book stays empty
+    // and refuses to save over it.
+    LoadResult load();
+    // Writes the whole book atomically (QSaveFile) with mode 0600. Returns false and sets
+    // *error on failure; the previous file is then untouched.
+    bool save(QString* error) const;
+
+    // Adds a contact; refuses an invalid address or one already in the book (reason in *error).
+    bool add(Contact contact, QString* error);
+    bool remove(const QString& address);
+    bool setBlocked(const QString& address, bool blocked);
+    bool setAllowlisted(const QString& address, bool allowlisted);
+    std::optional<Contact> find(const QString& address) const;
+    const QList<Contact>& contacts() const { return contacts_; }
+
+private:
+    Contact* lookup(const QString& address);
+
+    QString path_;
+    QList<Contact> contacts_;
+    bool saveRefused_ = false;
+};
+
+} // namespace onionvoice::contacts

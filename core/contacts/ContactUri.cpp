@@ -1,0 +1,76 @@
+// Parsing and printing of contact URIs.
+#include "ContactUri.h"
+
+#include "tor/OnionAddress.h"
+
+#include <QUrlQuery>
+
+namespace onionvoice::contacts {
+namespace {
+
+constexpr auto kScheme = QLatin1StringView("onionvoice:");
+constexpr int kMaxNameLength = 64;
+constexpr int kClientKeySize = 32;
+constexpr auto kKeyEncoding = QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals;
+
+ContactUriParse refuse(const QString& why) {
+    return {std::nullopt, why};
+}
+
+} // namespace
+
+QString ContactUri::toString() const {
+    QString out = kScheme + address;
+    QUrlQuery query;
+    if (!displayName.isEmpty())
+        query.addQueryItem("name", QString::fromLatin1(QUrl::toPercentEncoding(displayName)));
+    if (!clientAuthKey.isEmpty())
+        query.addQueryItem("auth", QString::fromLatin1(clientAuthKey.toBase64(kKeyEncoding)));
+    if (!query.isEmpty())
+        out += '?' + query.toString(QUrl::FullyEncoded);
+    return out;
+}
+
+ContactUriParse parseContactUri(const QString& input) {
+    const QString text = input.trimmed();
+    if (!text.startsWith(kScheme, Qt::CaseInsensitive))
+        return refuse(QStringLiteral("A contact link starts with \"onionvoice:\"."));
+    const QString rest = text.mid(kScheme.size());
+    const qsizetype question = rest.indexOf('?');
+    const QString addressPart = question < 0 ? rest : rest.left(question);
+    const tor::AddressCheck check = tor::checkOnionAddress(addressPart);
+    if (!check.isValid())
+        return refuse(check.reason);
+
+    ContactUri uri;
+    uri.address = check.address;
+    if (question >= 0) {
+        const QUrlQuery query(rest.mid(question + 1));
+        for (const auto& [key, value] : query.queryItems(QUrl::FullyEncoded)) {
+            if (key == QLatin1String("name")) {
+                const QString name = QUrl::fromPercentEncoding(value.toLatin1()).trimmed();
+                if (name.size() > kMaxNameLength)
+                    return refuse(
+                        QStringLiteral("The name in the link is longer than %1 characters.")
+                            .arg(kMaxNameLength));
+                if (std::any_of(name.begin(), name.end(),
+                                [](QChar c) { return c.category() == QChar::Other_Control; }))
+                    return refuse(
+                        QStringLiteral("The name in the link contains control characters."));
+                uri.displayName = name;
+            } else if (key == QLatin1String("auth")) {
+                const auto decoded = QByteArray::fromBase64Encoding(
+                    value.toLatin1(), kKeyEncoding | QByteArray::AbortOnBase64DecodingErrors);
+                if (!decoded || decoded.decoded.size() != kClientKeySize)
+                    return refuse(QStringLiteral("The access key in the link is damaged."));
+                uri.clientAuthKey = decoded.decoded;
+            } else {
+                return refuse(
+                    QStringLiteral("The link has an unknown part \"%1\".").arg(key.left(20)));
+            }
+        }
+    }
+    return {uri, {}};
+}
+
+} // namespace onionvoice::contacts
