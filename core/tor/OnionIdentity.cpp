@@ -48,6 +48,24 @@ SecretBytes<64> OnionIdentity::expandedSecretKey() const {
     return expanded;
 }
 
+std::array<std::uint8_t, 64> OnionIdentity::sign(std::span<const std::uint8_t> message) const {
+    std::array<std::uint8_t, 32> publicKey{};
+    SecretBytes<crypto_sign_SECRETKEYBYTES> signingKey;
+    crypto_sign_seed_keypair(publicKey.data(), signingKey.data(), seed_.data());
+    std::array<std::uint8_t, 64> signature{};
+    crypto_sign_detached(signature.data(), nullptr, message.data(), message.size(),
+                         signingKey.data());
+    return signature;
+}
+
+bool OnionIdentity::verify(std::span<const std::uint8_t, 32> publicKey,
+                           std::span<const std::uint8_t> message,
+                           std::span<const std::uint8_t, 64> signature) {
+    ensureSodium();
+    return crypto_sign_verify_detached(signature.data(), message.data(), message.size(),
+                                       publicKey.data()) == 0;
+}
+
 QByteArray OnionIdentity::addOnionKeyBlob() const {
     const SecretBytes<64> expanded = expandedSecretKey();
     QByteArray raw(reinterpret_cast<const char*>(expanded.data()), int(expanded.size()));

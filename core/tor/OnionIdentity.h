@@ -34,6 +34,12 @@ public:
     // The 64-byte expanded secret key (SHA-512 of the seed, clamped), as tor stores it.
     SecretBytes<64> expandedSecretKey() const;
 
+    // Ed25519 signature by the key behind the onion address (proves the address to a peer).
+    std::array<std::uint8_t, 64> sign(std::span<const std::uint8_t> message) const;
+    static bool verify(std::span<const std::uint8_t, 32> publicKey,
+                       std::span<const std::uint8_t> message,
+                       std::span<const std::uint8_t, 64> signature);
+
 private:
     OnionIdentity() = default;
 

@@ -4,6 +4,7 @@
     testnet.py up DIR [--relays N] [--clients N] [--watch-pid PID] [--lifetime SECONDS]
     testnet.py down DIR
     testnet.py status DIR
+    testnet.py check-clean PATH...
 
 `up` generates keys (tor-gencert) and torrcs for 3 directory authorities and N relays
 (TestingTorNetwork, fast voting), starts them, waits until the authorities' consensus lists every
@@ -438,6 +439,29 @@ def down(args):
     log(f"network in {root} stopped")
 
 
+def check_clean(args):
+    """Fails when a tor process mentioning one of the paths (its torrc, data directory) still runs."""
+    paths = [os.path.abspath(p).encode() for p in args.paths]
+    listing = subprocess.run(["ps", "-eo", "pid,stat,args"], capture_output=True, text=True).stdout
+    tors = [l for l in listing.splitlines()[1:] if os.path.basename(l.split()[2]) == "tor"]
+    print("tor processes still running on this machine:", len(tors))
+    for line in tors:
+        print("  " + line)
+    left = []
+    for line in tors:
+        pid = int(line.split()[0])
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                cmdline = f.read()
+        except OSError:
+            continue
+        if any(p in cmdline for p in paths) and alive(pid):
+            left.append(line)
+    if left:
+        raise SystemExit("testnet: tor processes left behind:\n" + "\n".join(left))
+    print("none of them belongs to", ", ".join(args.paths))
+
+
 def status(args):
     root = os.path.abspath(args.dir)
     state = load_state(root)
@@ -466,8 +490,10 @@ def main():
     for name in ("down", "status"):
         p = sub.add_parser(name)
         p.add_argument("dir")
+    p_check = sub.add_parser("check-clean")
+    p_check.add_argument("paths", nargs="+")
     args = parser.parse_args()
-    {"up": up, "down": down, "status": status}[args.command](args)
+    {"up": up, "down": down, "status": status, "check-clean": check_clean}[args.command](args)
 
 
 if __name__ == "__main__":

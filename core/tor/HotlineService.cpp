@@ -1,0 +1,133 @@
+// Key files of a HiddenServiceDir and the life cycle of the hotline's tor instance.
+#include "HotlineService.h"
+
+#include "TorLog.h"
+
+#include <QDir>
+#include <QSaveFile>
+#include <sodium.h>
+
+namespace onionvoice::tor {
+namespace {
+
+// tor's key file header: a 29-character tag padded with NULs to 32 bytes.
+QByteArray keyFileHeader(const char* tag) {
+    QByteArray header(tag);
+    header.append(QByteArray(32 - header.size(), '\0'));
+    return header;
+}
+
+bool writePrivate(const QString& path, const QByteArray& content, QString* error) {
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) ||
+        !file.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner) ||
+        file.write(content) != content.size() || !file.commit()) {
+        *error = QStringLiteral("cannot write %1: %2").arg(path, file.errorString());
+        return false;
+    }
+    return true;
+}
+
+} // namespace
+
+HotlineService::HotlineService(OnionIdentity identity, Config config, QObject* parent)
+    : QObject(parent)
+    , identity_(std::move(identity))
+    , config_(std::move(config)) {}
+
+QString HotlineService::serviceDirectory() const {
+    return config_.dataDirectory + QStringLiteral("/hotline-service");
+}
+
+bool HotlineService::writeServiceDirectory(const QString& dir, const OnionIdentity& identity,
+                                           QString* error) {
+    if (!QDir().mkpath(dir) ||
+        !QFile::setPermissions(dir, QFileDevice::ReadOwner | QFileDevice::WriteOwner |
+                                        QFileDevice::ExeOwner)) {
+        *error = QStringLiteral("cannot create %1").arg(dir);
+        return false;
+    }
+    const SecretBytes<64> expanded = identity.expandedSecretKey();
+    QByteArray secret = keyFileHeader("== ed25519v1-secret: type0 ==");
+    secret.append(reinterpret_cast<const char*>(expanded.data()), int(expanded.size()));
+    const bool ok = writePrivate(dir + QStringLiteral("/hs_ed25519_secret_key"), secret, error);
+    sodium_memzero(secret.data(), size_t(secret.size()));
+    if (!ok)
+        return false;
+    QByteArray publicKey = keyFileHeader("== ed25519v1-public: type0 ==");
+    publicKey.append(reinterpret_cast<const char*>(identity.publicKey().data()), 32);
+    return writePrivate(dir + QStringLiteral("/hs_ed25519_public_key"), publicKey, error) &&
+           writePrivate(dir + QStringLiteral("/hostname"),
+                        identity.address().toLatin1() + ".onion\n", error);
+}
+
+QStringList HotlineService::torrcLines(const QString& serviceDir, quint16 virtualPort,
+                                       quint16 targetPort) {
+    return {QStringLiteral("HiddenServiceSingleHopMode 1"),
+            QStringLiteral("HiddenServiceNonAnonymousMode 1"),
+            QStringLiteral("HiddenServiceDir %1").arg(serviceDir),
+            QStringLiteral("HiddenServicePort %1 127.0.0.1:%2").arg(virtualPort).arg(targetPort)};
+}
+
+void HotlineService::setState(State state) {
+    if (state_ == state)
+        return;
+    state_ = state;
+    emit stateChanged(state);
+}
+
+void HotlineService::start() {
+    if (state_ != State::Stopped && state_ != State::Failed)
+        return;
+    QString error;
+    if (!writeServiceDirectory(serviceDirectory(), identity_, &error)) {
+        failureReason_ = error;
+        setState(State::Failed);
+        return;
+    }
+    TorLaunchConfig launch;
+    launch.dataDirectory = config_.dataDirectory;
+    launch.socksMode = TorLaunchConfig::SocksMode::Disabled; // required by single-hop mode
+    launch.extraTorrcLines =
+        config_.extraTorrcLines +
+        torrcLines(serviceDirectory(), config_.virtualPort, config_.targetPort);
+    launcher_ = std::make_unique<TorLauncher>(launch);
+    connect(launcher_.get(), &TorLauncher::stateChanged, this, [this](TorLauncher::State s) {
+        switch (s) {
+        case TorLauncher::State::Ready:
+            if (state_ != State::Reachable)
+                setState(State::Running);
+            break;
+        case TorLauncher::State::Failed:
+            failureReason_ = launcher_->failureReason();
+            setState(State::Failed);
+            break;
+        case TorLauncher::State::NotStarted:
+            setState(State::Stopped);
+            break;
+        default:
+            setState(State::Starting);
+        }
+    });
+    connect(launcher_->controller(), &TorController::eventReceived, this,
+            [this](const TorEvent& event) {
+                if (event.type != "HS_DESC" || event.lines.isEmpty())
+                    return;
+                const TorArguments args = parseTorArguments(event.lines.first().text);
+                if (args.positional.size() >= 3 && args.positional.at(1) == "UPLOADED" &&
+                    QString::fromLatin1(args.positional.at(2)) == identity_.address() &&
+                    (state_ == State::Starting || state_ == State::Running))
+                    setState(State::Reachable);
+            });
+    setState(State::Starting);
+    launcher_->start();
+}
+
+void HotlineService::stop() {
+    if (launcher_)
+        launcher_->stop();
+    launcher_.reset();
+    setState(State::Stopped);
+}
+
+} // namespace onionvoice::tor

@@ -1,0 +1,59 @@
+// The one-way hotline: the callee's onion service in single-hop, non-anonymous mode on a second
+// tor instance dedicated to it. Tor never makes an ADD_ONION service single-hop, so the service
+// is declared in that instance's torrc, with a HiddenServiceDir holding the identity's key.
+#pragma once
+
+#include "OnionIdentity.h"
+#include "TorLauncher.h"
+
+#include <QObject>
+#include <memory>
+
+namespace onionvoice::tor {
+
+class HotlineService : public QObject {
+    Q_OBJECT
+public:
+    enum class State { Stopped, Starting, Running, Reachable, Failed };
+    Q_ENUM(State)
+
+    struct Config {
+        QString dataDirectory; // its own, not the app's main tor's
+        quint16 virtualPort = 0;
+        quint16 targetPort = 0;      // local QTcpServer on 127.0.0.1
+        QStringList extraTorrcLines; // e.g. a test network's options
+    };
+
+    HotlineService(OnionIdentity identity, Config config, QObject* parent = nullptr);
+
+    // Writes the key files tor expects (hs_ed25519_secret_key, hs_ed25519_public_key, hostname)
+    // into dir with private permissions.
+    static bool writeServiceDirectory(const QString& dir, const OnionIdentity& identity,
+                                      QString* error);
+    // The torrc lines of the dedicated instance.
+    static QStringList torrcLines(const QString& serviceDir, quint16 virtualPort,
+                                  quint16 targetPort);
+
+    void start();
+    void stop();
+
+    State state() const { return state_; }
+    QString failureReason() const { return failureReason_; }
+    const QString& address() const { return identity_.address(); }
+    TorLauncher* launcher() { return launcher_.get(); }
+
+signals:
+    void stateChanged(onionvoice::tor::HotlineService::State state);
+
+private:
+    void setState(State state);
+    QString serviceDirectory() const;
+
+    OnionIdentity identity_;
+    Config config_;
+    std::unique_ptr<TorLauncher> launcher_;
+    State state_ = State::Stopped;
+    QString failureReason_;
+};
+
+} // namespace onionvoice::tor

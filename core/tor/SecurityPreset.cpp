@@ -1,0 +1,40 @@
+// Preset texts and tor options.
+#include "SecurityPreset.h"
+
+namespace onionvoice::tor {
+
+PresetDescription describePreset(SecurityPreset preset) {
+    switch (preset) {
+    case SecurityPreset::Standard:
+        return {QStringLiteral("Standard"),
+                QStringLiteral("Both you and the person you call stay anonymous, with Tor's usual "
+                               "protections; calls may have more delay.")};
+    case SecurityPreset::MoreGuards:
+        return {
+            QStringLiteral("More guards"),
+            QStringLiteral("Calls get less delay because Tor spreads them over %1 entry relays "
+                           "instead of one or two, but each extra entry relay is another chance "
+                           "that an attacker's relay can watch you.")
+                .arg(kMoreGuardsCount)};
+    case SecurityPreset::OneWayHotline:
+        return {QStringLiteral("One-way hotline"),
+                QStringLiteral("Calls to you are faster because your side uses a single relay, but "
+                               "you are not anonymous: anyone can find where your hotline runs. "
+                               "People who call you stay anonymous.")};
+    }
+    return {};
+}
+
+QStringList clientTorrcLines(SecurityPreset preset) {
+    switch (preset) {
+    case SecurityPreset::Standard:
+    case SecurityPreset::OneWayHotline: // the caller side of a hotline is a standard client
+        return {};
+    case SecurityPreset::MoreGuards:
+        return {QStringLiteral("NumEntryGuards %1").arg(kMoreGuardsCount),
+                QStringLiteral("NumPrimaryGuards %1").arg(kMoreGuardsCount)};
+    }
+    return {};
+}
+
+} // namespace onionvoice::tor
