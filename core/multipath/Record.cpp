@@ -1,81 +1,12 @@
 // Encoder and bounds-checked decoder of multipath wire records (layout in Record.h, big-endian).
 #include "Record.h"
 
+#include "WireIo.h"
+
 #include <algorithm>
 
 namespace onionvoice::multipath {
 namespace {
-
-class Writer {
-public:
-    explicit Writer(std::span<std::uint8_t> out)
-        : out_(out) {}
-    bool u8(std::uint8_t v) { return put(&v, 1); }
-    bool u16(std::uint16_t v) {
-        const std::uint8_t b[2] = {std::uint8_t(v >> 8), std::uint8_t(v)};
-        return put(b, 2);
-    }
-    bool u32(std::uint32_t v) {
-        const std::uint8_t b[4] = {std::uint8_t(v >> 24), std::uint8_t(v >> 16),
-                                   std::uint8_t(v >> 8), std::uint8_t(v)};
-        return put(b, 4);
-    }
-    bool bytes(std::span<const std::uint8_t> b) { return put(b.data(), b.size()); }
-    void padWithZeros() { std::fill(out_.begin() + pos_, out_.end(), 0); }
-
-private:
-    bool put(const std::uint8_t* p, std::size_t n) {
-        if (n > out_.size() - pos_)
-            return false;
-        std::copy_n(p, n, out_.begin() + pos_);
-        pos_ += n;
-        return true;
-    }
-    std::span<std::uint8_t> out_;
-    std::size_t pos_ = 0;
-};
-
-class Reader {
-public:
-    explicit Reader(std::span<const std::uint8_t> in)
-        : in_(in) {}
-    bool u8(std::uint8_t& v) {
-        if (remaining() < 1)
-            return false;
-        v = in_[pos_++];
-        return true;
-    }
-    bool u16(std::uint16_t& v) {
-        if (remaining() < 2)
-            return false;
-        v = std::uint16_t(in_[pos_] << 8 | in_[pos_ + 1]);
-        pos_ += 2;
-        return true;
-    }
-    bool u32(std::uint32_t& v) {
-        if (remaining() < 4)
-            return false;
-        v = std::uint32_t(in_[pos_]) << 24 | std::uint32_t(in_[pos_ + 1]) << 16 |
-            std::uint32_t(in_[pos_ + 2]) << 8 | std::uint32_t(in_[pos_ + 3]);
-        pos_ += 4;
-        return true;
-    }
-    bool bytes(std::size_t n, std::vector<std::uint8_t>& out) {
-        if (remaining() < n)
-            return false;
-        out.assign(in_.begin() + pos_, in_.begin() + pos_ + n);
-        pos_ += n;
-        return true;
-    }
-    bool restIsZero() const {
-        return std::all_of(in_.begin() + pos_, in_.end(), [](std::uint8_t b) { return b == 0; });
-    }
-
-private:
-    std::size_t remaining() const { return in_.size() - pos_; }
-    std::span<const std::uint8_t> in_;
-    std::size_t pos_ = 0;
-};
 
 bool validLink(LinkId link) {
     return link < kMaxLinks;
@@ -111,7 +42,7 @@ bool encodeRecord(const Record& r, RecordBytes& out) {
     if (r.scores.size() > kMaxLinks || r.frames.empty() || r.freshFrames == 0 ||
         r.freshFrames > r.frames.size() || r.frames.size() > 255)
         return false;
-    Writer w(out);
+    ByteWriter w(out);
     bool ok = w.u8(std::uint8_t(r.type)) && w.u32(r.txSeq) && w.u32(r.sendTimeMs) &&
               w.u32(r.echoTimeMs) && w.u16(r.echoHoldMs);
     for (LinkId link : r.history)
@@ -146,7 +77,7 @@ DecodeResult decodeRecord(std::span<const std::uint8_t> bytes) {
     };
     if (bytes.size() != kPlainRecordSize)
         return fail(RecordError::WrongSize);
-    Reader in(bytes);
+    ByteReader in(bytes);
     Record& r = result.record;
     std::uint8_t type = 0;
     in.u8(type);
