@@ -1,5 +1,6 @@
 // Unit tests of TorLauncher with stand-in tor executables (shell scripts): discovery, version
 // check, torrc contents, and giving up with a reason after repeated failures.
+#include "tor/SecurityPreset.h"
 #include "tor/TorLauncher.h"
 
 #include <QFile>
@@ -53,6 +54,26 @@ private slots:
             QVERIFY2(lines.contains(QLatin1String(expected)), expected);
         config.socksMode = TorLaunchConfig::SocksMode::Disabled;
         QVERIFY(TorLauncher::generateTorrc(config, 1).contains(QStringLiteral("\nSocksPort 0\n")));
+    }
+
+    void presetsStateTheirTradeOff() {
+        QSet<QString> names, tradeoffs;
+        for (auto preset : {SecurityPreset::Standard, SecurityPreset::MoreGuards,
+                            SecurityPreset::OneWayHotline}) {
+            const PresetDescription d = describePreset(preset);
+            QVERIFY(!d.name.isEmpty());
+            QVERIFY(d.tradeoff.endsWith(QLatin1Char('.')));
+            names.insert(d.name);
+            tradeoffs.insert(d.tradeoff);
+        }
+        QCOMPARE(names.size(), 3);
+        QCOMPARE(tradeoffs.size(), 3);
+        QVERIFY(describePreset(SecurityPreset::OneWayHotline)
+                    .tradeoff.contains(QStringLiteral("not anonymous")));
+        QVERIFY(clientTorrcLines(SecurityPreset::Standard).isEmpty());
+        QCOMPARE(clientTorrcLines(SecurityPreset::MoreGuards),
+                 (QStringList{QStringLiteral("NumEntryGuards 4"),
+                              QStringLiteral("NumPrimaryGuards 4")}));
     }
 
     void findsTorFromSettingThenEnvironment() {

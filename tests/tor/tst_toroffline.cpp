@@ -2,7 +2,9 @@
 // running with DisableNetwork 1: authentication, ownership, restarts, and the onion addresses tor
 // answers to ADD_ONION (fresh keys, the fixed test vector, client authorization).
 #include "tor/ClientAuthKey.h"
+#include "tor/HotlineService.h"
 #include "tor/OnionService.h"
+#include "tor/SecurityPreset.h"
 #include "tor/TorLauncher.h"
 
 #include <QSignalSpy>
@@ -42,6 +44,27 @@ private:
         return service.state() == OnionService::State::Published;
     }
 
+    static bool verifiedByTor(const TorLaunchConfig& config, const QTemporaryDir& data) {
+        QDir().mkpath(config.dataDirectory + QStringLiteral("/tor"));
+        QFile torrc(data.filePath(QStringLiteral("torrc")));
+        QFile defaults(data.filePath(QStringLiteral("defaults")));
+        if (!torrc.open(QIODevice::WriteOnly) || !defaults.open(QIODevice::WriteOnly))
+            return false;
+        torrc.write(
+            TorLauncher::generateTorrc(config, QCoreApplication::applicationPid()).toUtf8());
+        torrc.close();
+        defaults.close();
+        QStringList searched;
+        QProcess tor;
+        tor.start(TorLauncher::findTor(QString(), &searched).value_or(QStringLiteral("tor")),
+                  {QStringLiteral("--verify-config"), QStringLiteral("-f"), torrc.fileName(),
+                   QStringLiteral("--defaults-torrc"), defaults.fileName()});
+        tor.waitForFinished(30000);
+        if (tor.exitCode() != 0)
+            qWarning().noquote() << tor.readAll();
+        return tor.exitStatus() == QProcess::NormalExit && tor.exitCode() == 0;
+    }
+
 private slots:
     void initTestCase() {
         TorLaunchConfig config;
@@ -53,6 +76,46 @@ private slots:
         launcher->start();
         QTRY_COMPARE_WITH_TIMEOUT(launcher->state(), TorLauncher::State::Bootstrapping, 30000);
         QCOMPARE(launcher->bootstrap().tag, QStringLiteral("starting"));
+    }
+
+    // Pitfall 4 of the test-network notes: guard options cannot be checked by latency on a tiny
+    // network, so every preset's generated torrc is checked by tor itself.
+    void presetTorrcsAreAcceptedByTor_data() {
+        QTest::addColumn<int>("preset");
+        QTest::newRow("standard") << int(SecurityPreset::Standard);
+        QTest::newRow("more guards") << int(SecurityPreset::MoreGuards);
+        QTest::newRow("one-way hotline") << int(SecurityPreset::OneWayHotline);
+    }
+
+    void presetTorrcsAreAcceptedByTor() {
+        QFETCH(int, preset);
+        QTemporaryDir data;
+        TorLaunchConfig config;
+        config.dataDirectory = data.path();
+        config.extraTorrcLines = clientTorrcLines(SecurityPreset(preset));
+        QVERIFY(verifiedByTor(config, data));
+        if (SecurityPreset(preset) != SecurityPreset::OneWayHotline)
+            return;
+        // The hotline's own instance: no SOCKS port, the service in its torrc.
+        const QString serviceDir = data.filePath(QStringLiteral("hotline-service"));
+        QString error;
+        QVERIFY2(
+            HotlineService::writeServiceDirectory(serviceDir, OnionIdentity::generate(), &error),
+            qPrintable(error));
+        QCOMPARE(QFile::permissions(serviceDir + QStringLiteral("/hs_ed25519_secret_key")),
+                 QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ReadUser |
+                     QFileDevice::WriteUser);
+        config.socksMode = TorLaunchConfig::SocksMode::Disabled;
+        config.extraTorrcLines = HotlineService::torrcLines(serviceDir, 80, 1);
+        QVERIFY(verifiedByTor(config, data));
+    }
+
+    void invalidTorrcIsRefusedByTor() {
+        QTemporaryDir data;
+        TorLaunchConfig config;
+        config.dataDirectory = data.path();
+        config.extraTorrcLines = {QStringLiteral("NumEntryGuards lots")};
+        QVERIFY(!verifiedByTor(config, data));
     }
 
     void controllerTalksToRealTor() {
