@@ -62,7 +62,7 @@ std::unique_ptr<VoiceEncoder> VoiceEncoder::create(const EncoderSettings& settin
     }
     int status = OPUS_OK;
     std::unique_ptr<OpusEncoder, Deleter> encoder(
-        opus_encoder_create(kSampleRate, 1, OPUS_APPLICATION_VOIP, &status));
+        opus_encoder_create(settings.inputSampleRate, 1, OPUS_APPLICATION_VOIP, &status));
     if (status != OPUS_OK || !encoder) {
         *error = QStringLiteral("opus_encoder_create failed: %1").arg(opus_strerror(status));
         return nullptr;
@@ -97,7 +97,8 @@ VoiceEncoder::VoiceEncoder(std::unique_ptr<OpusEncoder, Deleter> encoder,
 VoiceEncoder::~VoiceEncoder() = default;
 
 std::size_t VoiceEncoder::samplesPerPacket() const {
-    return samplesIn(m_settings.packetPeriod);
+    return std::size_t(m_settings.inputSampleRate) * std::size_t(m_settings.packetPeriod.count()) /
+           1000;
 }
 
 std::size_t VoiceEncoder::maxPacketBytes() const {

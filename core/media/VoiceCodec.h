@@ -32,6 +32,7 @@ struct EncoderSettings {
     // 5 % costs more quality in the good packets than it wins back in the lost ones.
     int expectedLossPercent = 0;
     AudioBandwidth maxBandwidth = AudioBandwidth::Wideband;
+    int inputSampleRate = 16000; // 8000, 12000, 16000, 24000 or 48000
 };
 
 class VoiceEncoder {

@@ -26,21 +26,25 @@ void VoiceProcessor::PreprocessDeleter::operator()(SpeexPreprocessState_* s) con
     speex_preprocess_state_destroy(s);
 }
 
-VoiceProcessor::VoiceProcessor(const VoiceProcessingSettings& settings)
+VoiceProcessor::VoiceProcessor(const VoiceProcessingSettings& settings, std::size_t frameSamples)
     : m_settings(settings)
-    , m_capture(kFrameSamples)
-    , m_playback(kFrameSamples)
-    , m_cleaned(kFrameSamples) {}
+    , m_capture(frameSamples)
+    , m_playback(frameSamples)
+    , m_cleaned(frameSamples) {}
 
 VoiceProcessor::~VoiceProcessor() = default;
 
 std::unique_ptr<VoiceProcessor> VoiceProcessor::create(const VoiceProcessingSettings& settings,
-                                                       QString* error) {
-    std::unique_ptr<VoiceProcessor> p(new VoiceProcessor(settings));
-    const int frame = static_cast<int>(kFrameSamples);
-    int rate = kSampleRate;
+                                                       int sampleRate, QString* error) {
+    if (sampleRate < 8000 || sampleRate > kSampleRate || sampleRate % 50 != 0) {
+        *error = QStringLiteral("voice processing cannot run at %1 Hz").arg(sampleRate);
+        return nullptr;
+    }
+    const int frame = sampleRate / 50;
+    std::unique_ptr<VoiceProcessor> p(new VoiceProcessor(settings, std::size_t(frame)));
+    int rate = sampleRate;
     if (settings.echoCancellation == Switch::On) {
-        const int tail = static_cast<int>(samplesIn(settings.echoTail));
+        const int tail = static_cast<int>(settings.echoTail.count() * sampleRate / 1000);
         p->m_echo.reset(speex_echo_state_init(frame, tail));
         if (!p->m_echo) {
             *error = QStringLiteral("speex echo canceller could not be created");
@@ -79,14 +83,14 @@ std::unique_ptr<VoiceProcessor> VoiceProcessor::create(const VoiceProcessingSett
 }
 
 void VoiceProcessor::processPlayback(std::span<const float> frame) {
-    if (!m_echo || frame.size() != kFrameSamples)
+    if (!m_echo || frame.size() != m_playback.size())
         return;
     toShorts(frame, m_playback);
     speex_echo_playback(m_echo.get(), m_playback.data());
 }
 
 void VoiceProcessor::processCapture(std::span<float> frame) {
-    if (frame.size() != kFrameSamples || (!m_echo && !m_preprocess))
+    if (frame.size() != m_capture.size() || (!m_echo && !m_preprocess))
         return;
     toShorts(frame, m_capture);
     short* samples = m_capture.data();
@@ -96,7 +100,7 @@ void VoiceProcessor::processCapture(std::span<float> frame) {
     }
     if (m_preprocess)
         speex_preprocess_run(m_preprocess.get(), samples);
-    for (std::size_t i = 0; i < kFrameSamples; ++i)
+    for (std::size_t i = 0; i < frame.size(); ++i)
         frame[i] = static_cast<float>(samples[i]) / 32768.0f;
 }
 

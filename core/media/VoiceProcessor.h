@@ -1,6 +1,6 @@
 // Voice processing on the capture path with speexdsp: acoustic echo cancellation against what
 // the speaker plays, noise suppression and automatic gain control, each switchable and on by
-// default. Runs on the engine thread, one 20 ms frame at a time.
+// default. Runs on the engine thread, one 20 ms frame at a time, at the rate given to create().
 #pragma once
 
 #include <QString>
@@ -26,13 +26,14 @@ struct VoiceProcessingSettings {
 class VoiceProcessor {
 public:
     static std::unique_ptr<VoiceProcessor> create(const VoiceProcessingSettings& settings,
-                                                  QString* error);
+                                                  int sampleRate, QString* error);
     ~VoiceProcessor();
 
-    // The frame the speaker is about to play (kFrameSamples), the echo canceller's reference.
+    // The frame the speaker is about to play (frameSamples()), the echo canceller's reference.
     void processPlayback(std::span<const float> frame);
-    // Cleans one captured frame (kFrameSamples) in place.
+    // Cleans one captured frame (frameSamples()) in place.
     void processCapture(std::span<float> frame);
+    std::size_t frameSamples() const { return m_capture.size(); }
 
     const VoiceProcessingSettings& settings() const { return m_settings; }
 
@@ -43,7 +44,7 @@ private:
     struct PreprocessDeleter {
         void operator()(SpeexPreprocessState_* s) const;
     };
-    explicit VoiceProcessor(const VoiceProcessingSettings& settings);
+    VoiceProcessor(const VoiceProcessingSettings& settings, std::size_t frameSamples);
 
     VoiceProcessingSettings m_settings;
     std::unique_ptr<SpeexEchoState_, EchoDeleter> m_echo;

@@ -1,8 +1,10 @@
-// The sending half of the audio path: captured 20 ms frames are cleaned by the voice processor
-// and gathered into one Opus packet per packet period. Muting replaces the microphone with
-// silence but keeps packets flowing, so the traffic shape never changes.
+// The sending half of the audio path: captured 20 ms frames at the device rate are resampled to
+// 16 kHz, cleaned by the voice processor (with what the speaker plays as the echo reference) and
+// gathered into one Opus packet per packet period. Muting replaces the microphone with silence but
+// keeps packets flowing, so the traffic shape never changes.
 #pragma once
 
+#include "media/SampleRateConverter.h"
 #include "media/VoiceCodec.h"
 #include "media/VoiceProcessor.h"
 
@@ -22,9 +24,10 @@ public:
                                                const VoiceProcessingSettings& processing,
                                                QString* error);
 
-    // One captured frame (kFrameSamples). Returns the packet once a packet period is complete.
+    // One captured frame (kFrameSamples at kSampleRate). Returns the packet once a packet
+    // period is complete.
     std::optional<QByteArray> pushFrame(std::span<const float> frame, Microphone microphone);
-    // What the local speaker plays, the echo canceller's reference (kFrameSamples).
+    // One frame (kFrameSamples) the local speaker plays, the echo canceller's reference.
     void playbackReference(std::span<const float> frame);
     // The receiver's measured loss sets the FEC strength. It is capped at 5 %: on our test speech
     // stronger FEC cost more in every packet than it won back, at 5 % and at 10 % loss alike.
@@ -32,12 +35,18 @@ public:
     const EncoderSettings& encoderSettings() const { return m_encoder->settings(); }
 
 private:
-    VoiceSender(std::unique_ptr<VoiceEncoder> encoder, std::unique_ptr<VoiceProcessor> processor);
+    VoiceSender(std::unique_ptr<VoiceEncoder> encoder, std::unique_ptr<VoiceProcessor> processor,
+                std::unique_ptr<SampleRateConverter> captureRate,
+                std::unique_ptr<SampleRateConverter> playbackRate);
 
     std::unique_ptr<VoiceEncoder> m_encoder;
     std::unique_ptr<VoiceProcessor> m_processor;
-    std::vector<float> m_pending;
-    std::size_t m_filled = 0;
+    std::unique_ptr<SampleRateConverter> m_captureRate;
+    std::unique_ptr<SampleRateConverter> m_playbackRate;
+    std::vector<float> m_muted;         // a frame of silence
+    std::vector<float> m_captureQueue;  // resampled, not yet processed
+    std::vector<float> m_playbackQueue; // resampled, not yet given to the echo canceller
+    std::vector<float> m_pending;       // processed samples of the packet being filled
 };
 
 } // namespace onionvoice::media

@@ -328,8 +328,10 @@ private slots:
         QString error;
         EncoderSettings twenty;
         twenty.packetPeriod = 20ms;
+        auto encoder = VoiceEncoder::create(twenty, &error);
         const QByteArray shortPacket =
-            VoiceEncoder::create(twenty, &error)->encodePacket(std::vector<float>(960, 0.0f));
+            encoder->encodePacket(std::vector<float>(encoder->samplesPerPacket(), 0.0f));
+        QVERIFY(!shortPacket.isEmpty());
         jb.push(2, 0ms, bytes(shortPacket));
         QCOMPARE(jb.stats().malformed, 3u);
         QCOMPARE(jb.pull(1s).action, PlayoutAction::Silence);

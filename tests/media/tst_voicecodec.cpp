@@ -53,6 +53,13 @@ double similarity(std::span<const float> ref, std::span<const float> out, std::s
     return best;
 }
 
+// These tests feed the encoder 48 kHz signals directly (the engine feeds it 16 kHz).
+EncoderSettings fullRate() {
+    EncoderSettings s;
+    s.inputSampleRate = kSampleRate;
+    return s;
+}
+
 enum class Gap { Conceal, Fec };
 constexpr std::size_t kGapPacket = 25;
 constexpr std::size_t kPacket = 1920;   // 40 ms
@@ -62,7 +69,7 @@ constexpr std::size_t kOpusDelay = 312; // 6.5 ms at 48 kHz
 // filled by concealment or by FEC from the next packet. Empty on any codec failure.
 std::vector<float> decodeWithGap(std::span<const float> input, Gap gap) {
     QString error;
-    EncoderSettings settings;
+    EncoderSettings settings = fullRate();
     settings.expectedLossPercent = 5;
     auto encoder = VoiceEncoder::create(settings, &error);
     auto decoder = VoiceDecoder::create(&error);
@@ -101,11 +108,11 @@ class TestVoiceCodec : public QObject {
 private slots:
     void rejectsBadSettings() {
         QString error;
-        EncoderSettings s;
+        EncoderSettings s = fullRate();
         s.packetPeriod = std::chrono::milliseconds(30);
         QVERIFY(!VoiceEncoder::create(s, &error));
         QVERIFY(error.contains("packet period"));
-        s = {};
+        s = fullRate();
         s.bitrate = 100;
         QVERIFY(!VoiceEncoder::create(s, &error));
         QVERIFY(error.contains("bitrate"));
@@ -113,7 +120,7 @@ private slots:
 
     void roundTripKeepsTheSignal() {
         QString error;
-        auto encoder = VoiceEncoder::create({}, &error);
+        auto encoder = VoiceEncoder::create(fullRate(), &error);
         auto decoder = VoiceDecoder::create(&error);
         QVERIFY2(encoder && decoder, qPrintable(error));
         QCOMPARE(encoder->samplesPerPacket(), kPacket);
@@ -145,7 +152,7 @@ private slots:
     void silenceAndMuteStillProducePackets() {
         // No DTX: silence is still one packet per period.
         QString error;
-        auto encoder = VoiceEncoder::create({}, &error);
+        auto encoder = VoiceEncoder::create(fullRate(), &error);
         QVERIFY(encoder);
         const std::vector<float> silence(kPacket, 0.0f);
         for (int i = 0; i < 50; ++i) {
@@ -161,7 +168,7 @@ private slots:
         QCOMPARE(opusPacketSamples(garbage), std::size_t(0));
         QCOMPARE(opusPacketSamples({}), std::size_t(0));
         QString error;
-        auto encoder = VoiceEncoder::create({}, &error);
+        auto encoder = VoiceEncoder::create(fullRate(), &error);
         auto decoder = VoiceDecoder::create(&error);
         const QByteArray packet = encoder->encodePacket(std::vector<float>(kPacket, 0.0f));
         std::vector<float> tooShort(960, 1.0f);

@@ -11,7 +11,6 @@
 #include <QElapsedTimer>
 #include <QTemporaryDir>
 #include <QTest>
-
 #include <cmath>
 #include <numbers>
 #include <random>
@@ -22,8 +21,7 @@ using namespace std::chrono_literals;
 
 namespace {
 
-double energy(std::span<const float> s)
-{
+double energy(std::span<const float> s) {
     double e = 0.0;
     for (float v : s)
         e += double(v) * v;
@@ -31,8 +29,7 @@ double energy(std::span<const float> s)
 }
 
 // Speech-like far-end signal: noise shaped by a syllable envelope.
-std::vector<float> farEnd(std::size_t samples, std::uint32_t seed)
-{
+std::vector<float> farEnd(std::size_t samples, std::uint32_t seed) {
     std::mt19937 rng(seed);
     std::normal_distribution<float> noise(0.0f, 0.1f);
     std::vector<float> out(samples);
@@ -45,8 +42,7 @@ std::vector<float> farEnd(std::size_t samples, std::uint32_t seed)
     return out;
 }
 
-VoiceProcessingSettings only(Switch echo, Switch noise, Switch gain)
-{
+VoiceProcessingSettings only(Switch echo, Switch noise, Switch gain) {
     VoiceProcessingSettings s;
     s.echoCancellation = echo;
     s.noiseSuppression = noise;
@@ -59,10 +55,10 @@ VoiceProcessingSettings only(Switch echo, Switch noise, Switch gain)
 class TestVoicePath : public QObject {
     Q_OBJECT
 private slots:
-    void echoCancellerRemovesTheSpeakerFromTheMicrophone()
-    {
+    void echoCancellerRemovesTheSpeakerFromTheMicrophone() {
         QString error;
-        auto processor = VoiceProcessor::create(only(Switch::On, Switch::Off, Switch::Off), &error);
+        auto processor =
+            VoiceProcessor::create(only(Switch::On, Switch::Off, Switch::Off), kSampleRate, &error);
         QVERIFY2(processor, qPrintable(error));
         // The engine hands a frame to the playback ring two frames before the device plays it
         // (the delay speexdsp's playback/capture API assumes); the microphone then hears it 10 ms
@@ -90,10 +86,10 @@ private slots:
         QVERIFY2(erleDb > 15, qPrintable(QString::number(erleDb)));
     }
 
-    void noiseSuppressionLowersSteadyNoise()
-    {
+    void noiseSuppressionLowersSteadyNoise() {
         QString error;
-        auto processor = VoiceProcessor::create(only(Switch::Off, Switch::On, Switch::Off), &error);
+        auto processor =
+            VoiceProcessor::create(only(Switch::Off, Switch::On, Switch::Off), kSampleRate, &error);
         QVERIFY2(processor, qPrintable(error));
         std::mt19937 rng(5);
         std::normal_distribution<float> noise(0.0f, 0.02f);
@@ -113,10 +109,10 @@ private slots:
         QVERIFY2(reductionDb > 6, qPrintable(QString::number(reductionDb)));
     }
 
-    void everythingOffLeavesTheSignalAlone()
-    {
+    void everythingOffLeavesTheSignalAlone() {
         QString error;
-        auto processor = VoiceProcessor::create(only(Switch::Off, Switch::Off, Switch::Off), &error);
+        auto processor = VoiceProcessor::create(only(Switch::Off, Switch::Off, Switch::Off),
+                                                kSampleRate, &error);
         QVERIFY(processor);
         auto frame = farEnd(kFrameSamples, 3);
         const auto copy = frame;
@@ -124,8 +120,7 @@ private slots:
         QCOMPARE(frame, copy);
     }
 
-    void senderKeepsSendingWhenMutedAndReceiverPlaysItBack()
-    {
+    void senderKeepsSendingWhenMutedAndReceiverPlaysItBack() {
         QString error;
         auto sender = VoiceSender::create({}, only(Switch::Off, Switch::Off, Switch::Off), &error);
         auto receiver = VoiceReceiver::create({}, &error);
@@ -152,14 +147,16 @@ private slots:
             if (slice.action == PlayoutAction::Decode && slice.packet >= 60)
                 mutedOut += energy(out);
         }
-        QCOMPARE(packets, 100); // one packet per 40 ms, muted or not
+        // One packet per 40 ms, muted or not; the resampler's few samples of delay hold back the
+        // last one.
+        QCOMPARE(packets, 99);
         QVERIFY(loudOut > 0.0);
-        QVERIFY2(mutedOut < loudOut * 1e-3, qPrintable(QStringLiteral("%1 %2").arg(mutedOut).arg(loudOut)));
+        QVERIFY2(mutedOut < loudOut * 1e-3,
+                 qPrintable(QStringLiteral("%1 %2").arg(mutedOut).arg(loudOut)));
         QCOMPARE(receiver->buffer().stats().late, 0u);
     }
 
-    void wavBackendPlaysAndRecordsThroughTheRings()
-    {
+    void wavBackendPlaysAndRecordsThroughTheRings() {
         QTemporaryDir dir;
         const QString in = dir.filePath("in.wav");
         const QString out = dir.filePath("out.wav");
@@ -199,8 +196,7 @@ private slots:
         QCOMPARE(rings.playbackUnderruns.load(), 0u);
     }
 
-    void nullBackendCapturesSilence()
-    {
+    void nullBackendCapturesSilence() {
         NullBackend backend(Pacing::AsFastAsPossible);
         AudioRings rings(4 * kFrameSamples);
         std::vector<float> feed(kFrameSamples, 0.5f);
