@@ -157,12 +157,13 @@ void TorLauncher::failPermanently(const QString& reason) {
     failureReason_ = reason;
     pollTimer_.stop();
     restartTimer_.stop();
+    // Failed first: the exit of the process stopped below is then expected, not a new failure.
+    setState(State::Failed);
     controller_.disconnectFromTor();
     if (process_.state() != QProcess::NotRunning) {
         process_.kill();
         process_.waitForFinished(int(kStopTimeout.count()));
     }
-    setState(State::Failed);
 }
 
 void TorLauncher::start() {

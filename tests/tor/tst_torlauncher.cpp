@@ -5,8 +5,11 @@
 
 #include <QFile>
 #include <QSignalSpy>
+#include <QTcpServer>
+#include <QTcpSocket>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <csignal>
 
 using namespace onionvoice::tor;
 
@@ -21,6 +24,56 @@ QString writeScript(const QTemporaryDir& dir, const QString& name, const QByteAr
     file.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
     return path;
 }
+
+bool processAlive(qint64 pid) {
+    return pid > 0 && ::kill(pid_t(pid), 0) == 0;
+}
+
+// Stand-in for tor that writes the control-port file pointing at a scripted control port, and a
+// cookie of 32 zero bytes, then waits to be stopped.
+const QByteArray kControlPortTor =
+    "if [ \"$1\" = --version ]; then echo 'Tor version 0.4.9.11.'; exit 0; fi\n"
+    "dir=$(dirname \"$2\")\n"
+    "head -c 32 /dev/zero > \"$dir/control_auth_cookie\"\n"
+    "echo \"PORT=127.0.0.1:$FAKE_TOR_CONTROL_PORT\" > \"$dir/control-port\"\n"
+    "exec sleep 60\n";
+
+// Answers the launcher's start-up commands like tor would; authentication can be refused.
+class ScriptedTorControl : public QObject {
+public:
+    bool refuseAuthentication = false;
+    QList<QByteArray> commands;
+    QTcpSocket* peer = nullptr;
+    QTcpServer server;
+
+    ScriptedTorControl() {
+        server.listen(QHostAddress::LocalHost);
+        qputenv("FAKE_TOR_CONTROL_PORT", QByteArray::number(server.serverPort()));
+        connect(&server, &QTcpServer::newConnection, this, [this] {
+            peer = server.nextPendingConnection();
+            connect(peer, &QTcpSocket::readyRead, this, [this] {
+                while (peer->canReadLine())
+                    answer(peer->readLine().trimmed());
+            });
+        });
+    }
+
+    void answer(const QByteArray& command) {
+        commands.append(command);
+        if (command.startsWith("AUTHENTICATE")) {
+            const bool cookieOk = command == "AUTHENTICATE " + QByteArray(32, '\0').toHex();
+            peer->write(refuseAuthentication || !cookieOk ? "515 Authentication failed\r\n"
+                                                          : "250 OK\r\n");
+        } else if (command == "GETINFO net/listeners/socks") {
+            peer->write("250-net/listeners/socks=\"127.0.0.1:9999\"\r\n250 OK\r\n");
+        } else if (command == "GETINFO status/bootstrap-phase") {
+            peer->write("250-status/bootstrap-phase=NOTICE BOOTSTRAP PROGRESS=0 TAG=starting "
+                        "SUMMARY=\"Starting\"\r\n250 OK\r\n");
+        } else {
+            peer->write("250 OK\r\n");
+        }
+    }
+};
 
 } // namespace
 
@@ -114,6 +167,74 @@ private slots:
         launcher.start();
         QCOMPARE(launcher.state(), TorLauncher::State::Failed);
         QVERIFY(launcher.failureReason().contains(QStringLiteral("did not report a tor version")));
+    }
+
+    void handshakeAndBootstrapOverTheControlPort() {
+        QTemporaryDir dir;
+        ScriptedTorControl control;
+        TorLaunchConfig config;
+        config.dataDirectory = dir.path();
+        config.torExecutableSetting = writeScript(dir, QStringLiteral("fake-tor"), kControlPortTor);
+        TorLauncher launcher(config);
+        QSignalSpy bootstrap(&launcher, &TorLauncher::bootstrapChanged);
+        launcher.start();
+        QTRY_COMPARE(launcher.state(), TorLauncher::State::Bootstrapping);
+        QTRY_COMPARE(control.commands.size(), 5);
+        QCOMPARE(control.commands.at(0), "AUTHENTICATE " + QByteArray(32, '\0').toHex());
+        QCOMPARE(control.commands.at(1), QByteArray("TAKEOWNERSHIP"));
+        QVERIFY(control.commands.at(2).startsWith("SETEVENTS STATUS_CLIENT"));
+        QCOMPARE(launcher.socksPort(), quint16(9999));
+
+        // A tag this version does not know is shown as it is, not treated as an error.
+        control.peer->write("650 STATUS_CLIENT NOTICE BOOTSTRAP PROGRESS=42 TAG=quantum_handshake "
+                            "SUMMARY=\"Doing something new\"\r\n");
+        QTRY_COMPARE(launcher.bootstrap().percent, 42);
+        QCOMPARE(launcher.bootstrap().tag, QStringLiteral("quantum_handshake"));
+        QCOMPARE(launcher.bootstrap().summary, QStringLiteral("Doing something new"));
+        QCOMPARE(launcher.state(), TorLauncher::State::Bootstrapping);
+        control.peer->write("650 STATUS_CLIENT NOTICE CIRCUIT_ESTABLISHED\r\n"
+                            "650 STATUS_CLIENT NOTICE BOOTSTRAP PROGRESS=100 TAG=done "
+                            "SUMMARY=\"Done\"\r\n");
+        QTRY_COMPARE(launcher.state(), TorLauncher::State::Ready);
+        QCOMPARE(bootstrap.size(), 3);
+
+        const qint64 pid = launcher.processId();
+        launcher.stop();
+        QVERIFY(!processAlive(pid));
+    }
+
+    void refusedAuthenticationFailsWithReason() {
+        QTemporaryDir dir;
+        ScriptedTorControl control;
+        control.refuseAuthentication = true;
+        TorLaunchConfig config;
+        config.dataDirectory = dir.path();
+        config.torExecutableSetting = writeScript(dir, QStringLiteral("fake-tor"), kControlPortTor);
+        TorLauncher launcher(config);
+        launcher.start();
+        QTRY_COMPARE(launcher.state(), TorLauncher::State::Failed);
+        QVERIFY2(launcher.failureReason().contains(QStringLiteral("refused authentication")),
+                 qPrintable(launcher.failureReason()));
+        QVERIFY(!processAlive(launcher.processId()));
+    }
+
+    void garbageOnTheControlPortRestartsTor() {
+        QTemporaryDir dir;
+        ScriptedTorControl control;
+        TorLaunchConfig config;
+        config.dataDirectory = dir.path();
+        config.torExecutableSetting = writeScript(dir, QStringLiteral("fake-tor"), kControlPortTor);
+        config.restartBackoff = std::chrono::milliseconds(10);
+        TorLauncher launcher(config);
+        QSignalSpy restarts(&launcher, &TorLauncher::restarting);
+        launcher.start();
+        QTRY_COMPARE(launcher.state(), TorLauncher::State::Bootstrapping);
+        const qint64 pid = launcher.processId();
+        control.peer->write(QByteArray(100, '\x7f') + "\r\n");
+        QTRY_COMPARE(restarts.size(), 1);
+        QVERIFY(!processAlive(pid));
+        QTRY_COMPARE(launcher.state(), TorLauncher::State::Bootstrapping);
+        launcher.stop();
     }
 
     void givesUpAfterRepeatedDeaths() {
