@@ -28,7 +28,7 @@ constexpr char kKdfContext[crypto_kdf_CONTEXTBYTES] = {'O', 'V', 'c', 'a', 'l', 
 enum KeyId : std::uint64_t { CallerToCallee = 1, CalleeToCaller = 2, JoinKey = 3, CallIdKey = 4 };
 
 // The parts of a message a signature covers: everything before the signature itself.
-constexpr std::size_t kHelloSigned = 2 + 56 + 56 + 32 + 32 + 8 + 8;
+constexpr std::size_t kHelloSigned = 2 + 56 + 56 + 32 + 32 + 8 + 8 + 1;
 constexpr std::size_t kAcceptSigned = 2 + 32 + 32 + 8;
 
 bool writeAddress(ByteWriter& w, const QString& address) {
@@ -77,7 +77,7 @@ struct Encoder {
         return writeMessage(Tag::Hello, [&](ByteWriter& w) {
             writeAddress(w, h.caller) && writeAddress(w, h.callee) && w.bytes(h.nonce) &&
                 w.bytes(h.ephemeral) && w.u64(h.unixMs) && writeParameters(w, h.proposed) &&
-                w.bytes(h.signature);
+                w.u8(h.slot) && w.bytes(h.signature);
         });
     }
     SealedRecord operator()(const Ringing&) const {
@@ -161,6 +161,7 @@ HandshakeDecode decodeHandshake(std::span<const std::uint8_t> bytes) {
         r.bytes(h.ephemeral);
         r.u64(h.unixMs);
         readParameters(r, h.proposed);
+        r.u8(h.slot);
         r.bytes(h.signature);
         message = h;
         break;
@@ -181,7 +182,7 @@ HandshakeDecode decodeHandshake(std::span<const std::uint8_t> bytes) {
         std::uint8_t reason = 0;
         r.u8(reason);
         if (reason < std::uint8_t(RefusalReason::Rejected) ||
-            reason > std::uint8_t(RefusalReason::NoAnswer))
+            reason > std::uint8_t(RefusalReason::Cancelled))
             return fail("unknown refusal reason");
         message = Refusal{RefusalReason(reason)};
         break;
@@ -218,7 +219,7 @@ std::optional<SessionKey> EphemeralKey::sharedWith(const Bytes32& peerPublic) co
 }
 
 Hello makeHello(const tor::OnionIdentity& caller, const QString& callee,
-                const EphemeralKey& ephemeral, const CallParameters& proposed,
+                const EphemeralKey& ephemeral, const CallParameters& proposed, std::uint8_t slot,
                 std::chrono::milliseconds unixTime) {
     Hello h{caller.address(),
             callee,
@@ -226,6 +227,7 @@ Hello makeHello(const tor::OnionIdentity& caller, const QString& callee,
             ephemeral.publicKey(),
             std::uint64_t(unixTime.count()),
             proposed,
+            slot,
             {}};
     h.signature = caller.sign(helloTranscript(h));
     return h;
@@ -244,6 +246,8 @@ std::optional<QString> verifyHello(const Hello& hello, const QString& ourAddress
         return QStringLiteral("caller's clock is too far off (or the hello is replayed)");
     if (auto bad = checkParameters(hello.proposed))
         return bad;
+    if (hello.slot >= hello.proposed.links)
+        return QStringLiteral("link slot out of range");
     if (!tor::OnionIdentity::verify(caller.publicKey, helloTranscript(hello), hello.signature))
         return QStringLiteral("caller's signature does not match its onion address");
     return std::nullopt;
@@ -308,6 +312,20 @@ std::optional<CallKeys> deriveCallKeys(Role role, const EphemeralKey& mine, cons
     crypto_kdf_derive_from_key(keys.callId.data(), keys.callId.size(), CallIdKey, kKdfContext,
                                master.data());
     return keys;
+}
+
+multipath::RecordBytes encodeControl(ControlCode code) {
+    multipath::RecordBytes plain{};
+    plain[0] = kControlRecordType;
+    plain[1] = std::uint8_t(code);
+    return plain;
+}
+
+std::optional<ControlCode> decodeControl(std::span<const std::uint8_t> plain) {
+    if (plain.size() != multipath::kPlainRecordSize || plain[0] != kControlRecordType ||
+        plain[1] != std::uint8_t(ControlCode::HangUp))
+        return std::nullopt;
+    return ControlCode(plain[1]);
 }
 
 Join makeJoin(const CallKeys& keys, std::uint8_t slot) {

@@ -40,6 +40,7 @@ struct Hello {
     Bytes32 ephemeral{};
     std::uint64_t unixMs = 0;
     CallParameters proposed;
+    std::uint8_t slot = 0; // the link slot this Hello travels on
     Signature signature{};
     friend bool operator==(const Hello&, const Hello&) = default;
 };
@@ -61,7 +62,8 @@ enum class RefusalReason : std::uint8_t {
     Busy = 2,
     NotAccepted = 3,
     BadRequest = 4,
-    NoAnswer = 5
+    NoAnswer = 5,
+    Cancelled = 6, // sent by the caller: it hung up before the answer
 };
 struct Refusal {
     RefusalReason reason = RefusalReason::Rejected;
@@ -100,7 +102,7 @@ private:
 };
 
 Hello makeHello(const tor::OnionIdentity& caller, const QString& callee,
-                const EphemeralKey& ephemeral, const CallParameters& proposed,
+                const EphemeralKey& ephemeral, const CallParameters& proposed, std::uint8_t slot,
                 std::chrono::milliseconds unixTime);
 // Checks the caller's signature against its claimed address, that the Hello is for `ourAddress`,
 // and that its time is within `maxSkew` of ours. Returns a reason when it fails.
@@ -123,6 +125,14 @@ struct CallKeys {
 };
 std::optional<CallKeys> deriveCallKeys(Role role, const EphemeralKey& mine, const Hello& hello,
                                        const Accept& accept);
+
+// Control records travel sealed like audio records; their first byte tells them apart from
+// multipath records (RecordType::Audio = 1).
+inline constexpr std::uint8_t kControlRecordType = 2;
+enum class ControlCode : std::uint8_t { HangUp = 1 };
+multipath::RecordBytes encodeControl(ControlCode code);
+// nullopt when `plain` is not a control record.
+std::optional<ControlCode> decodeControl(std::span<const std::uint8_t> plain);
 
 Join makeJoin(const CallKeys& keys, std::uint8_t slot);
 bool verifyJoin(const CallKeys& keys, const Join& join);

@@ -27,7 +27,7 @@ private slots:
     void messagesRoundTrip() {
         const OnionIdentity alice = identity(1), bob = identity(2);
         EphemeralKey ea, eb;
-        const Hello hello = makeHello(alice, bob.address(), ea, {}, kNow);
+        const Hello hello = makeHello(alice, bob.address(), ea, {}, 0, kNow);
         const Accept accept = makeAccept(bob, hello, eb, {24000, 40, 8, 4});
         CallKeys keys = *deriveCallKeys(Role::Caller, ea, hello, accept);
         for (const HandshakeMessage& m :
@@ -60,7 +60,7 @@ private slots:
     void genuineHelloIsAccepted() {
         const OnionIdentity alice = identity(1), bob = identity(2);
         EphemeralKey e;
-        const Hello hello = makeHello(alice, bob.address(), e, {}, kNow);
+        const Hello hello = makeHello(alice, bob.address(), e, {}, 0, kNow);
         QCOMPARE(verifyHello(hello, bob.address(), kNow + 3s, 10min), std::nullopt);
     }
 
@@ -68,11 +68,11 @@ private slots:
         // Mallory signs a Hello that claims to come from Alice's (valid) address.
         const OnionIdentity alice = identity(1), bob = identity(2), mallory = identity(3);
         EphemeralKey e;
-        Hello forged = makeHello(mallory, bob.address(), e, {}, kNow);
+        Hello forged = makeHello(mallory, bob.address(), e, {}, 0, kNow);
         forged.caller = alice.address();
         QVERIFY(verifyHello(forged, bob.address(), kNow, 10min).has_value());
         // And a genuine Hello with a changed field no longer verifies.
-        Hello tampered = makeHello(alice, bob.address(), e, {}, kNow);
+        Hello tampered = makeHello(alice, bob.address(), e, {}, 0, kNow);
         tampered.proposed.links = 11;
         QVERIFY(verifyHello(tampered, bob.address(), kNow, 10min).has_value());
     }
@@ -80,28 +80,28 @@ private slots:
     void helloForSomeoneElseOrStaleIsRefused() {
         const OnionIdentity alice = identity(1), bob = identity(2), carol = identity(4);
         EphemeralKey e;
-        const Hello hello = makeHello(alice, bob.address(), e, {}, kNow);
+        const Hello hello = makeHello(alice, bob.address(), e, {}, 0, kNow);
         QVERIFY(verifyHello(hello, carol.address(), kNow, 10min).has_value());
         QVERIFY(verifyHello(hello, bob.address(), kNow + 11min, 10min).has_value());
         QVERIFY(verifyHello(hello, bob.address(), kNow - 11min, 10min).has_value());
         Hello junk = hello;
         junk.caller = QString(56, 'a');
         QVERIFY(verifyHello(junk, bob.address(), kNow, 10min).has_value());
-        const Hello silly = makeHello(alice, bob.address(), e, {1000, 40, 12, 4}, kNow);
+        const Hello silly = makeHello(alice, bob.address(), e, {1000, 40, 12, 4}, 0, kNow);
         QVERIFY(verifyHello(silly, bob.address(), kNow, 10min).has_value());
     }
 
     void acceptIsBoundToTheHelloAndTheCallee() {
         const OnionIdentity alice = identity(1), bob = identity(2), mallory = identity(3);
         EphemeralKey ea, eb;
-        const Hello hello = makeHello(alice, bob.address(), ea, {}, kNow);
+        const Hello hello = makeHello(alice, bob.address(), ea, {}, 0, kNow);
         const CallParameters agreed = agreeParameters(hello.proposed, {24000, 40, 8, 4});
         QCOMPARE(agreed.bitrate, 24000u);
         QCOMPARE(agreed.links, std::uint8_t(8));
         const Accept accept = makeAccept(bob, hello, eb, agreed);
         QCOMPARE(verifyAccept(accept, hello), std::nullopt);
         QVERIFY(verifyAccept(makeAccept(mallory, hello, eb, agreed), hello).has_value());
-        const Hello other = makeHello(alice, bob.address(), ea, {}, kNow);
+        const Hello other = makeHello(alice, bob.address(), ea, {}, 0, kNow);
         QVERIFY(verifyAccept(accept, other).has_value()); // fresh nonce: another call
         Accept greedy = makeAccept(bob, hello, eb, {64000, 40, 12, 4});
         QVERIFY(verifyAccept(greedy, hello).has_value()); // more than proposed
@@ -110,7 +110,7 @@ private slots:
     void bothSidesDeriveMatchingKeys() {
         const OnionIdentity alice = identity(1), bob = identity(2);
         EphemeralKey ea, eb;
-        const Hello hello = makeHello(alice, bob.address(), ea, {}, kNow);
+        const Hello hello = makeHello(alice, bob.address(), ea, {}, 0, kNow);
         const Accept accept = makeAccept(bob, hello, eb, hello.proposed);
         const auto caller = deriveCallKeys(Role::Caller, ea, hello, accept);
         const auto callee = deriveCallKeys(Role::Callee, eb, hello, accept);
@@ -142,7 +142,7 @@ private slots:
     void joinTokensAreBoundToTheCall() {
         const OnionIdentity alice = identity(1), bob = identity(2);
         EphemeralKey ea, eb, ec, ed;
-        const Hello hello = makeHello(alice, bob.address(), ea, {}, kNow);
+        const Hello hello = makeHello(alice, bob.address(), ea, {}, 0, kNow);
         const Accept accept = makeAccept(bob, hello, eb, hello.proposed);
         const CallKeys caller = *deriveCallKeys(Role::Caller, ea, hello, accept);
         const CallKeys callee = *deriveCallKeys(Role::Callee, eb, hello, accept);
@@ -155,10 +155,28 @@ private slots:
         forged.token[0] ^= 1;
         QVERIFY(!verifyJoin(callee, forged));
         // A join from another call between the same people is refused.
-        const Hello hello2 = makeHello(alice, bob.address(), ec, {}, kNow);
+        const Hello hello2 = makeHello(alice, bob.address(), ec, {}, 0, kNow);
         const Accept accept2 = makeAccept(bob, hello2, ed, hello2.proposed);
         const CallKeys otherCall = *deriveCallKeys(Role::Caller, ec, hello2, accept2);
         QVERIFY(!verifyJoin(callee, makeJoin(otherCall, 5)));
+    }
+
+    void slotOutOfRangeIsRefused() {
+        const OnionIdentity alice = identity(1), bob = identity(2);
+        EphemeralKey e;
+        const Hello hello = makeHello(alice, bob.address(), e, {32000, 40, 4, 4}, 4, kNow);
+        QVERIFY(verifyHello(hello, bob.address(), kNow, 10min).has_value());
+    }
+
+    void controlRecords() {
+        const auto plain = encodeControl(ControlCode::HangUp);
+        QCOMPARE(decodeControl(plain), ControlCode::HangUp);
+        onionvoice::multipath::RecordBytes audio{};
+        audio[0] = 1;
+        QVERIFY(!decodeControl(audio).has_value());
+        auto unknown = plain;
+        unknown[1] = 9;
+        QVERIFY(!decodeControl(unknown).has_value());
     }
 
     void degenerateEphemeralKeyIsRefused() {

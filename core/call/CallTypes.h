@@ -1,0 +1,63 @@
+// The vocabulary the engine shares with the UI and the command line: call states, end reasons,
+// and the statistics snapshots published during a call.
+#pragma once
+
+#include <QList>
+#include <QMetaType>
+#include <QString>
+#include <chrono>
+#include <cstdint>
+
+namespace onionvoice::call {
+
+enum class CallState { Idle, Dialing, Ringing, Active, Ended };
+enum class CallDirection { Outgoing, Incoming };
+
+enum class EndReason {
+    None,
+    HungUpLocally,
+    HungUpByPeer,
+    RejectedLocally,
+    RejectedByPeer,
+    Busy,           // the callee is in another call
+    NoAnswer,       // nobody answered before the ringing timeout
+    Cancelled,      // the caller hung up while it was ringing
+    NotAccepted,    // the callee refuses this caller (blocked, or unknown callers refused)
+    Unreachable,    // no link to the peer could be opened
+    NetworkFailure, // every link was lost for too long
+    ProtocolError,  // the peer sent something invalid
+};
+
+QString describe(EndReason reason);
+QString describe(CallState state);
+
+struct LinkStatistics {
+    std::uint8_t slot = 0;
+    QString state; // "up", "joining", "down"
+    QString group; // "first", "second", "inactive", ""
+    double rttMs = -1;
+    double relativeDelayMs = -1;
+    double reorderScore = -1;
+    std::uint64_t recordsSent = 0;
+    std::uint64_t recordsReceived = 0;
+    std::uint64_t failures = 0;
+};
+
+struct CallStatistics {
+    QString peer;
+    CallDirection direction = CallDirection::Outgoing;
+    std::chrono::milliseconds duration{0};
+    QList<LinkStatistics> links;
+    double delayP50Ms = 0, delayP95Ms = 0, delayP99Ms = 0; // relative one-way delay of frames
+    std::uint64_t late = 0, lost = 0;
+    std::chrono::milliseconds concealed{0};
+    std::chrono::milliseconds jitterLevel{0}, jitterTarget{0};
+    double mos = 0;
+    double cellsPerSecond = 0;         // records sent per second, all links
+    std::uint64_t recordsRejected = 0; // forged, replayed or garbled records
+    std::uint64_t framesReceived = 0;
+};
+
+} // namespace onionvoice::call
+
+Q_DECLARE_METATYPE(onionvoice::call::CallStatistics)
