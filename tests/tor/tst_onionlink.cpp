@@ -4,6 +4,7 @@
 #include "net/LinkPool.h"
 #include "net/OnionLink.h"
 
+#include <QPointer>
 #include <QSignalSpy>
 #include <QTcpServer>
 #include <QTcpSocket>
@@ -208,15 +209,19 @@ private slots:
         QTcpSocket peer;
         peer.connectToHost(QHostAddress::LocalHost, listener.port());
         QTRY_COMPARE(accepted.size(), 1);
-        auto* link = accepted.at(0).at(0).value<OnionLink*>();
+        QPointer<OnionLink> link = accepted.at(0).at(0).value<OnionLink*>();
         QCOMPARE(link->state(), OnionLink::State::Open);
         QSignalSpy records(link, &OnionLink::recordReceived);
+        QSignalSpy failed(link, &OnionLink::failed);
         peer.write(record('z'));
         QTRY_COMPARE(records.size(), 1);
         QVERIFY(link->sendRecord(bytes(record('y'))));
         QTRY_COMPARE(peer.bytesAvailable(), qint64(kRecord));
         peer.close();
-        QTRY_COMPARE(link->state(), OnionLink::State::Failed);
+        QTRY_COMPARE(failed.size(), 1);
+        QCOMPARE(failed.at(0).at(0).value<OnionLink::Failure>(), OnionLink::Failure::Closed);
+        // The listener disposes of links that failed.
+        QTRY_VERIFY(link.isNull());
     }
 
     void poolOpensIsolatedLinksAndReplacesBrokenOnes() {
