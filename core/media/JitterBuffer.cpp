@@ -26,13 +26,12 @@ JitterBuffer::JitterBuffer(const JitterBufferSettings& settings)
 }
 
 std::int64_t JitterBuffer::unwrap(std::uint32_t sequence) {
-    if (!m_haveSequence) {
-        m_haveSequence = true;
+    if (!m_lastSequence) {
         m_lastSequence = sequence;
         m_lastUnwrapped = sequence;
         return m_lastUnwrapped;
     }
-    const auto diff = static_cast<std::int32_t>(sequence - m_lastSequence);
+    const auto diff = static_cast<std::int32_t>(sequence - *m_lastSequence);
     const std::int64_t unwrapped = m_lastUnwrapped + diff;
     if (diff > 0) {
         m_lastSequence = sequence;

@@ -22,6 +22,7 @@
 #include <cstdint>
 #include <deque>
 #include <map>
+#include <optional>
 #include <set>
 #include <span>
 #include <vector>
@@ -103,8 +104,7 @@ private:
     std::map<std::int64_t, QByteArray> m_packets;
     std::int64_t m_next = 0;
 
-    bool m_haveSequence = false;
-    std::uint32_t m_lastSequence = 0;
+    std::optional<std::uint32_t> m_lastSequence; // none until the first packet
     std::int64_t m_lastUnwrapped = 0;
 
     struct DelaySample {
