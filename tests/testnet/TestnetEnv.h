@@ -7,8 +7,20 @@
 #include <QDir>
 #include <QFile>
 #include <QStringList>
+#include <csignal>
+#include <sys/prctl.h>
+#include <unistd.h>
 
 namespace onionvoice::testnet {
+
+// Makes the test process die with its parent (ctest): its tors, owned through TAKEOWNERSHIP,
+// then exit at once instead of running until the orphaned test times out.
+inline void dieWithParent() {
+    const pid_t parent = getppid();
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent)
+        raise(SIGKILL);
+}
 
 inline QString networkDirectory() {
     return qEnvironmentVariable("ONIONVOICE_TESTNET");

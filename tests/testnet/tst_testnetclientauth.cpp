@@ -40,6 +40,7 @@ private:
 
 private slots:
     void onlyAuthorizedCallersGetThrough() {
+        testnet::dieWithParent();
         QVERIFY2(!testnet::clientTorrcLines().isEmpty(), "no private network (ONIONVOICE_TESTNET)");
         net::LinkListener listener(kRecord);
         QVERIFY(listener.listen());

@@ -40,6 +40,7 @@ class TestTestnetHotline : public QObject {
     Q_OBJECT
 private slots:
     void anonymousCallerReachesSingleHopService() {
+        testnet::dieWithParent();
         QVERIFY2(!testnet::clientTorrcLines().isEmpty(), "no private network (ONIONVOICE_TESTNET)");
         net::LinkListener listener(kRecord);
         QVERIFY(listener.listen());

@@ -106,6 +106,7 @@ private:
 
 private slots:
     void initTestCase() {
+        testnet::dieWithParent();
         QVERIFY2(!testnet::clientTorrcLines().isEmpty(),
                  "no private network: run through ctest, or start tests/testnet/testnet.py up DIR "
                  "and set ONIONVOICE_TESTNET=DIR");
