@@ -1,0 +1,97 @@
+// The audio engine of a call (see AudioEngine.h).
+#include "media/AudioEngine.h"
+
+#include "media/MediaLog.h"
+
+namespace onionvoice::media {
+
+AudioEngine::AudioEngine(std::unique_ptr<AudioBackend> backend, const AudioEngineSettings& settings,
+                         Clock clock, QObject* parent)
+    : QObject(parent)
+    , m_backend(std::move(backend))
+    , m_settings(settings)
+    , m_clock(std::move(clock))
+    , m_frame(kFrameSamples) {
+    m_timer.setTimerType(Qt::PreciseTimer);
+    m_timer.setInterval(m_settings.pumpInterval);
+    connect(&m_timer, &QTimer::timeout, this, &AudioEngine::pump);
+}
+
+AudioEngine::~AudioEngine() {
+    stop();
+}
+
+bool AudioEngine::start(QString* error) {
+    stop();
+    JitterBufferSettings jitter = m_settings.jitter;
+    jitter.packetPeriod = m_settings.encoder.packetPeriod;
+    m_sender = VoiceSender::create(m_settings.encoder, m_settings.processing, error);
+    m_receiver = m_sender ? VoiceReceiver::create(jitter, error) : nullptr;
+    if (!m_sender || !m_receiver || !m_backend->start(m_rings, error)) {
+        qCWarning(lcMedia) << "audio engine did not start:" << *error;
+        m_sender.reset();
+        m_receiver.reset();
+        return false;
+    }
+    m_state = State::Running;
+    m_timer.start();
+    return true;
+}
+
+void AudioEngine::stop() {
+    if (m_state == State::Stopped)
+        return;
+    m_timer.stop();
+    m_backend->stop();
+    m_state = State::Stopped;
+}
+
+void AudioEngine::receivePacket(std::uint32_t sequence, const QByteArray& packet) {
+    if (m_state != State::Running)
+        return;
+    m_receiver->push(
+        sequence, m_clock(),
+        {reinterpret_cast<const std::uint8_t*>(packet.constData()), std::size_t(packet.size())});
+}
+
+void AudioEngine::setPeerLossPercent(double percent) {
+    if (m_sender)
+        m_sender->setMeasuredLossPercent(percent);
+}
+
+JitterBufferStats AudioEngine::receiveStats() const {
+    return m_receiver ? m_receiver->buffer().stats() : JitterBufferStats{};
+}
+
+double AudioEngine::receiveLossPercent() const {
+    return m_receiver ? m_receiver->buffer().recentLossPercent() : 0.0;
+}
+
+MouthToEarBudget AudioEngine::mouthToEar(std::chrono::microseconds network) const {
+    const AudioLatency device = m_backend->latency();
+    MouthToEarBudget budget;
+    budget.captureLatency = device.input;
+    budget.packetPeriod = m_settings.encoder.packetPeriod;
+    budget.network = network;
+    budget.jitterBuffer = receiveStats().targetDelay;
+    // The peer's device input latency is unknown here; ours stands in for it.
+    budget.playbackLatency = device.output + std::chrono::microseconds(kFrameDuration) *
+                                                 std::int64_t(m_settings.playbackFramesAhead);
+    return budget;
+}
+
+void AudioEngine::pump() {
+    while (m_rings.capture.readable() >= kFrameSamples) {
+        m_rings.capture.read(m_frame);
+        if (auto packet = m_sender->pushFrame(m_frame, m_microphone))
+            Q_EMIT packetReady(m_nextSequence++, *packet);
+    }
+    const std::size_t ahead = m_settings.playbackFramesAhead * kFrameSamples;
+    while (m_rings.playback.readable() < ahead && m_rings.playback.writable() >= kFrameSamples) {
+        m_receiver->pull(m_clock(), m_frame);
+        m_sender->playbackReference(m_frame);
+        m_rings.playback.write(m_frame);
+    }
+}
+
+} // namespace onionvoice::media

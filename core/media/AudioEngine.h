@@ -1,0 +1,75 @@
+// The audio engine of a call, on the engine thread: it drains the capture ring of an audio
+// backend in 20 ms frames into the sending half (processing, Opus) and hands out one packet per
+// packet period, takes received packets into the receiving half (jitter buffer, decoder) stamped
+// with the injected clock, and keeps the backend's playback ring filled a few frames ahead. The
+// backend's callback threads touch only the rings.
+#pragma once
+
+#include "media/AudioBackend.h"
+#include "media/CallQuality.h"
+#include "media/JitterBuffer.h"
+#include "media/VoiceCodec.h"
+#include "media/VoiceProcessor.h"
+#include "media/VoiceReceiver.h"
+#include "media/VoiceSender.h"
+
+#include <QObject>
+#include <QTimer>
+#include <functional>
+#include <memory>
+
+namespace onionvoice::media {
+
+struct AudioEngineSettings {
+    EncoderSettings encoder;
+    VoiceProcessingSettings processing;
+    JitterBufferSettings jitter;
+    std::size_t playbackFramesAhead = 3;       // frames kept in the playback ring
+    std::chrono::milliseconds pumpInterval{5}; // how often the rings are serviced
+};
+
+class AudioEngine : public QObject {
+    Q_OBJECT
+public:
+    using Clock = std::function<JitterBuffer::Time()>;
+
+    // `clock` stamps packet arrivals and drives playout; it must be monotonic.
+    AudioEngine(std::unique_ptr<AudioBackend> backend, const AudioEngineSettings& settings,
+                Clock clock, QObject* parent = nullptr);
+    ~AudioEngine() override;
+
+    bool start(QString* error);
+    void stop();
+
+    void receivePacket(std::uint32_t sequence, const QByteArray& packet);
+    void setMicrophone(Microphone microphone) { m_microphone = microphone; }
+    // The peer's measured loss of our packets (it travels back in its records).
+    void setPeerLossPercent(double percent);
+
+    JitterBufferStats receiveStats() const;
+    double receiveLossPercent() const;
+    // What a frame spends from the peer's mouth to our ear, given the network's one-way delay.
+    MouthToEarBudget mouthToEar(std::chrono::microseconds network) const;
+    const AudioRings& rings() const { return m_rings; }
+
+Q_SIGNALS:
+    void packetReady(std::uint32_t sequence, const QByteArray& packet);
+
+private:
+    enum class State { Stopped, Running };
+    void pump();
+
+    std::unique_ptr<AudioBackend> m_backend;
+    AudioEngineSettings m_settings;
+    Clock m_clock;
+    AudioRings m_rings;
+    QTimer m_timer;
+    State m_state = State::Stopped;
+    Microphone m_microphone = Microphone::Live;
+    std::unique_ptr<VoiceSender> m_sender;
+    std::unique_ptr<VoiceReceiver> m_receiver;
+    std::uint32_t m_nextSequence = 0;
+    std::vector<float> m_frame;
+};
+
+} // namespace onionvoice::media
