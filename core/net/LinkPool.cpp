@@ -21,15 +21,15 @@ LinkPool::LinkPool(LinkPoolConfig config, QObject* parent)
 }
 
 void LinkPool::start() {
-    if (running_)
+    if (activity_ == Activity::Running)
         return;
-    running_ = true;
+    activity_ = Activity::Running;
     for (std::size_t i = 0; i < slots_.size(); ++i)
         slots_[i].retry->start(config_.stagger * int(i));
 }
 
 void LinkPool::stop() {
-    running_ = false;
+    activity_ = Activity::Stopped;
     for (Slot& slot : slots_) {
         slot.retry->stop();
         if (slot.link) {
@@ -61,7 +61,7 @@ bool LinkPool::sendRecord(std::uint8_t slot, std::span<const std::uint8_t> recor
 }
 
 void LinkPool::replace(std::uint8_t slot) {
-    if (!running_ || slot >= slots_.size())
+    if (activity_ != Activity::Running || slot >= slots_.size())
         return;
     if (OnionLink* old = slots_[slot].link) {
         old->disconnect(this);
@@ -72,7 +72,7 @@ void LinkPool::replace(std::uint8_t slot) {
 }
 
 void LinkPool::open(std::uint8_t slot) {
-    if (!running_)
+    if (activity_ != Activity::Running)
         return;
     Slot& s = slots_[slot];
     s.retry->stop();
@@ -90,7 +90,7 @@ void LinkPool::open(std::uint8_t slot) {
             [this, slot](OnionLink::Failure, const QString& reason) {
                 qCInfo(lcNet) << "link in slot" << slot << "down:" << reason;
                 emit linkDown(slot, reason);
-                if (running_)
+                if (activity_ == Activity::Running)
                     slots_[slot].retry->start(config_.replaceDelay);
             });
     link->connectToOnion(config_.socks, config_.onionAddress + QStringLiteral(".onion"),

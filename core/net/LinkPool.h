@@ -61,7 +61,8 @@ private:
 
     LinkPoolConfig config_;
     std::vector<Slot> slots_;
-    bool running_ = false;
+    enum class Activity { Stopped, Running };
+    Activity activity_ = Activity::Stopped;
 };
 
 } // namespace onionvoice::net

@@ -16,10 +16,23 @@ ClientAuthKey ClientAuthKey::generate() {
     return key;
 }
 
-QByteArray ClientAuthKey::publicKeyBase32() const {
-    return base32Encode(QByteArray(reinterpret_cast<const char*>(publicKey_.data()), 32))
+ClientAuthKey ClientAuthKey::fromPrivateKey(std::span<const std::uint8_t, 32> privateKey) {
+    if (sodium_init() < 0)
+        throw std::runtime_error("libsodium could not be initialised");
+    ClientAuthKey key;
+    std::copy(privateKey.begin(), privateKey.end(), key.privateKey_.data());
+    crypto_scalarmult_base(key.publicKey_.data(), key.privateKey_.data());
+    return key;
+}
+
+QByteArray ClientAuthKey::encodePublicKey(std::span<const std::uint8_t, 32> publicKey) {
+    return base32Encode(QByteArray(reinterpret_cast<const char*>(publicKey.data()), 32))
         .toUpper()
         .toLatin1();
+}
+
+QByteArray ClientAuthKey::publicKeyBase32() const {
+    return encodePublicKey(publicKey_);
 }
 
 QByteArray ClientAuthKey::privateKeyArgument() const {

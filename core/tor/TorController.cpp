@@ -43,7 +43,7 @@ void TorController::connectToTor(const QHostAddress& address, quint16 port) {
 void TorController::disconnectFromTor() {
     buffer_.clear();
     lines_.clear();
-    inDataBlock_ = false;
+    expecting_ = LineKind::ReplyLine;
     const State previous = state_;
     state_ = State::Disconnected;
     socket_.abort();
@@ -95,9 +95,9 @@ void TorController::onReadyRead() {
 }
 
 bool TorController::processLine(const QByteArray& line) {
-    if (inDataBlock_) {
+    if (expecting_ == LineKind::DataLine) {
         if (line == ".") {
-            inDataBlock_ = false;
+            expecting_ = LineKind::ReplyLine;
             return true;
         }
         QByteArray& data = lines_.last().data;
@@ -123,7 +123,7 @@ bool TorController::processLine(const QByteArray& line) {
     TorReplyLine replyLine;
     replyLine.text = line.mid(4);
     if (separator == '+') {
-        inDataBlock_ = true;
+        expecting_ = LineKind::DataLine;
         replyLine.data = QByteArray("");
     }
     lines_.append(replyLine);

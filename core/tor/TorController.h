@@ -57,7 +57,8 @@ private:
     // Reply being assembled.
     QList<TorReplyLine> lines_;
     int replyCode_ = 0;
-    bool inDataBlock_ = false;
+    enum class LineKind { ReplyLine, DataLine }; // what the next line from tor is
+    LineKind expecting_ = LineKind::ReplyLine;
 };
 
 } // namespace onionvoice::tor

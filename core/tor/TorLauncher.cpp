@@ -145,6 +145,14 @@ QString TorLauncher::generateTorrc(const TorLaunchConfig& config, qint64 owningP
     return lines.join(QLatin1Char('\n')) + QLatin1Char('\n');
 }
 
+QStringList TorLauncher::testNetworkTorrcLines() {
+    const QString dir = qEnvironmentVariable("ONIONVOICE_TESTNET");
+    QFile file(dir + QStringLiteral("/client.torrc"));
+    if (dir.isEmpty() || !file.open(QIODevice::ReadOnly))
+        return {};
+    return QString::fromUtf8(file.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+}
+
 void TorLauncher::setState(State state) {
     if (state_ == state)
         return;

@@ -52,6 +52,9 @@ public:
     static std::optional<QString> findTor(const QString& setting, QStringList* searched);
     static std::optional<TorVersion> parseVersion(const QString& versionOutput);
     static QString generateTorrc(const TorLaunchConfig& config, qint64 owningPid);
+    // Client options of the private test network named by $ONIONVOICE_TESTNET (the directory
+    // of tests/testnet/testnet.py up), or an empty list when it is not set or not there.
+    static QStringList testNetworkTorrcLines();
 
     void start();
     // Stops tor and waits for it to exit; the launcher can be started again afterwards.

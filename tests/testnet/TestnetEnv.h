@@ -26,12 +26,8 @@ inline QString networkDirectory() {
     return qEnvironmentVariable("ONIONVOICE_TESTNET");
 }
 
-// Torrc lines of a client of the network, or an empty list when there is no network.
 inline QStringList clientTorrcLines() {
-    QFile file(networkDirectory() + QStringLiteral("/client.torrc"));
-    if (networkDirectory().isEmpty() || !file.open(QIODevice::ReadOnly))
-        return {};
-    return QString::fromUtf8(file.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    return tor::TorLauncher::testNetworkTorrcLines();
 }
 
 // Launcher configuration for an app instance on the network, with its data in <network>/../apps.

@@ -129,6 +129,22 @@ private slots:
                               QStringLiteral("NumPrimaryGuards 4")}));
     }
 
+    void readsTestNetworkOptions() {
+        QTemporaryDir dir;
+        QFile file(dir.filePath(QStringLiteral("client.torrc")));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("TestingTorNetwork 1\nDirAuthority a orport=1 v3ident=X 127.0.0.1:2 Y\n");
+        file.close();
+        qputenv("ONIONVOICE_TESTNET", dir.path().toLocal8Bit());
+        QCOMPARE(TorLauncher::testNetworkTorrcLines(),
+                 (QStringList{QStringLiteral("TestingTorNetwork 1"),
+                              QStringLiteral("DirAuthority a orport=1 v3ident=X 127.0.0.1:2 Y")}));
+        qputenv("ONIONVOICE_TESTNET", dir.filePath(QStringLiteral("missing")).toLocal8Bit());
+        QVERIFY(TorLauncher::testNetworkTorrcLines().isEmpty());
+        qunsetenv("ONIONVOICE_TESTNET");
+        QVERIFY(TorLauncher::testNetworkTorrcLines().isEmpty());
+    }
+
     void findsTorFromSettingThenEnvironment() {
         QTemporaryDir dir;
         const QString fromSetting = writeScript(dir, QStringLiteral("tor-a"), "exit 0\n");
