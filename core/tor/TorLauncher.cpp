@@ -45,6 +45,12 @@ TorLauncher::TorLauncher(TorLaunchConfig config, QObject* parent)
     restartTimer_.setSingleShot(true);
     connect(&restartTimer_, &QTimer::timeout, this, &TorLauncher::launchProcess);
     connect(&process_, &QProcess::finished, this, &TorLauncher::onProcessFinished);
+    connect(&process_, &QProcess::errorOccurred, this, [this](QProcess::ProcessError error) {
+        // A process that never started emits no finished(); it still counts as a failure.
+        if (error == QProcess::FailedToStart && state_ == State::Starting)
+            handleFailure(
+                QStringLiteral("tor could not be started: %1").arg(process_.errorString()));
+    });
     connect(&process_, &QProcess::readyReadStandardOutput, this, [this] {
         while (process_.canReadLine()) {
             const QString line = QString::fromUtf8(process_.readLine()).trimmed();

@@ -253,6 +253,22 @@ private slots:
         launcher.stop();
     }
 
+    void torThatCannotBeExecutedFailsWithReason() {
+        QTemporaryDir dir;
+        TorLaunchConfig config;
+        config.dataDirectory = dir.path();
+        // Answers --version, then removes itself: starting it for real fails.
+        config.torExecutableSetting = writeScript(dir, QStringLiteral("fake-tor"),
+                                                  "echo 'Tor version 0.4.9.11.'\nrm -f \"$0\"\n");
+        config.maxConsecutiveFailures = 1;
+        config.restartBackoff = std::chrono::milliseconds(10);
+        TorLauncher launcher(config);
+        launcher.start();
+        QTRY_COMPARE(launcher.state(), TorLauncher::State::Failed);
+        QVERIFY2(launcher.failureReason().contains(QStringLiteral("could not be started")),
+                 qPrintable(launcher.failureReason()));
+    }
+
     void givesUpAfterRepeatedDeaths() {
         QTemporaryDir dir;
         TorLaunchConfig config;
