@@ -64,15 +64,14 @@ int audioLoop(const QStringList& arguments) {
                                      "32000");
     const QCommandLineOption packetMs("packet-ms", "Packet period, a multiple of 20 ms.", "MS",
                                       "40");
-    // Capture processing is for microphones; a clean speech file measures the codec and network
-    // path, so the tool leaves it off unless asked.
-    const QCommandLineOption echo("echo-cancel", "Run echo cancellation on the capture side.");
-    const QCommandLineOption noise("noise-suppression", "Run noise suppression on capture.");
-    const QCommandLineOption gain("gain-control", "Run automatic gain control on capture.");
+    // The engine's defaults: the sending side runs all voice processing unless told otherwise.
+    const QCommandLineOption noEcho("no-echo-cancel", "Turn echo cancellation off.");
+    const QCommandLineOption noNoise("no-noise-suppression", "Turn noise suppression off.");
+    const QCommandLineOption noGain("no-gain-control", "Turn automatic gain control off.");
     const QCommandLineOption noPesq("no-pesq", "Skip the PESQ score.");
     const QCommandLineOption venv("pesq-venv", "Virtual environment for the PESQ helper.", "DIR");
-    parser.addOptions(
-        {in, out, trace, policy, loss, seed, bitrate, packetMs, echo, noise, gain, noPesq, venv});
+    parser.addOptions({in, out, trace, policy, loss, seed, bitrate, packetMs, noEcho, noNoise,
+                       noGain, noPesq, venv});
     parser.process(arguments);
     if (!parser.isSet(in) || !parser.isSet(out))
         return fail("audio-loop needs --in and --out (see --help)", kUsageError);
@@ -96,12 +95,12 @@ int audioLoop(const QStringList& arguments) {
     config.output = parser.value(out);
     config.encoder.bitrate = bitrateValue;
     config.encoder.packetPeriod = std::chrono::milliseconds(packetValue);
-    const auto onOff = [&](const QCommandLineOption& on) {
-        return parser.isSet(on) ? media::Switch::On : media::Switch::Off;
+    const auto onOff = [&](const QCommandLineOption& off) {
+        return parser.isSet(off) ? media::Switch::Off : media::Switch::On;
     };
-    config.processing.echoCancellation = onOff(echo);
-    config.processing.noiseSuppression = onOff(noise);
-    config.processing.gainControl = onOff(gain);
+    config.processing.echoCancellation = onOff(noEcho);
+    config.processing.noiseSuppression = onOff(noNoise);
+    config.processing.gainControl = onOff(noGain);
 
     QString error;
     QJsonObject network{{"loss_pct", lossPercent}};
@@ -138,9 +137,9 @@ int audioLoop(const QStringList& arguments) {
         {"input_seconds", result->inputSeconds},
         {"bitrate", bitrateValue},
         {"packet_ms", packetValue},
-        {"processing", QJsonObject{{"echo_cancel", parser.isSet(echo)},
-                                   {"noise_suppression", parser.isSet(noise)},
-                                   {"gain_control", parser.isSet(gain)}}},
+        {"processing", QJsonObject{{"echo_cancel", !parser.isSet(noEcho)},
+                                   {"noise_suppression", !parser.isSet(noNoise)},
+                                   {"gain_control", !parser.isSet(noGain)}}},
         {"network", network},
         {"mouth_to_ear_ms",
          QJsonObject{{"p50", percentile(m2e, 0.5)},
