@@ -94,6 +94,10 @@ void HotlineService::start() {
     launcher_ = std::make_unique<TorLauncher>(launch);
     connect(launcher_.get(), &TorLauncher::stateChanged, this, [this](TorLauncher::State s) {
         switch (s) {
+        case TorLauncher::State::Starting:
+            uploads_->reset(); // a restarted tor uploads again
+            setState(State::Starting);
+            break;
         case TorLauncher::State::Ready:
             if (state_ != State::Reachable)
                 setState(State::Running);
@@ -109,16 +113,11 @@ void HotlineService::start() {
             setState(State::Starting);
         }
     });
-    connect(launcher_->controller(), &TorController::eventReceived, this,
-            [this](const TorEvent& event) {
-                if (event.type != "HS_DESC" || event.lines.isEmpty())
-                    return;
-                const TorArguments args = parseTorArguments(event.lines.first().text);
-                if (args.positional.size() >= 3 && args.positional.at(1) == "UPLOADED" &&
-                    QString::fromLatin1(args.positional.at(2)) == identity_.address() &&
-                    (state_ == State::Starting || state_ == State::Running))
-                    setState(State::Reachable);
-            });
+    uploads_ = std::make_unique<DescriptorUploads>(launcher_->controller(), identity_.address());
+    connect(uploads_.get(), &DescriptorUploads::firstUploaded, this, [this] {
+        if (state_ == State::Starting || state_ == State::Running)
+            setState(State::Reachable);
+    });
     setState(State::Starting);
     launcher_->start();
 }
@@ -126,6 +125,7 @@ void HotlineService::start() {
 void HotlineService::stop() {
     if (launcher_)
         launcher_->stop();
+    uploads_.reset();
     launcher_.reset();
     setState(State::Stopped);
 }

@@ -3,6 +3,7 @@
 // is declared in that instance's torrc, with a HiddenServiceDir holding the identity's key.
 #pragma once
 
+#include "DescriptorUploads.h"
 #include "OnionIdentity.h"
 #include "TorLauncher.h"
 
@@ -41,6 +42,8 @@ public:
     QString failureReason() const { return failureReason_; }
     const QString& address() const { return identity_.address(); }
     TorLauncher* launcher() { return launcher_.get(); }
+    // Descriptor uploads of the current tor process (nullptr before start()).
+    const DescriptorUploads* uploads() const { return uploads_.get(); }
 
 signals:
     void stateChanged(onionvoice::tor::HotlineService::State state);
@@ -52,6 +55,7 @@ private:
     OnionIdentity identity_;
     Config config_;
     std::unique_ptr<TorLauncher> launcher_;
+    std::unique_ptr<DescriptorUploads> uploads_;
     State state_ = State::Stopped;
     QString failureReason_;
 };

@@ -13,14 +13,18 @@ OnionService::OnionService(TorLauncher* launcher, OnionIdentity identity, Config
     : QObject(parent)
     , launcher_(launcher)
     , identity_(std::move(identity))
-    , config_(std::move(config)) {
+    , config_(std::move(config))
+    , uploads_(launcher->controller(), identity_.address()) {
     connect(launcher_, &TorLauncher::stateChanged, this, [this](TorLauncher::State state) {
         if (state == TorLauncher::State::Ready)
             publish();
         else if (state != TorLauncher::State::Bootstrapping)
             setState(State::Unpublished);
     });
-    connect(launcher_->controller(), &TorController::eventReceived, this, &OnionService::onEvent);
+    connect(&uploads_, &DescriptorUploads::firstUploaded, this, [this] {
+        if (state_ == State::Published || state_ == State::Publishing)
+            setState(State::Reachable);
+    });
     if (launcher_->state() == TorLauncher::State::Ready)
         publish();
 }
@@ -33,6 +37,7 @@ void OnionService::setState(State state) {
 }
 
 void OnionService::publish() {
+    uploads_.reset();
     setState(State::Publishing);
     QByteArray command = QByteArrayLiteral("ADD_ONION ") + identity_.addOnionKeyBlob() +
                          QByteArrayLiteral(" Flags=DiscardPK");
@@ -68,18 +73,6 @@ void OnionService::publish() {
             setState(State::Published);
     });
     sodium_memzero(command.data(), size_t(command.size()));
-}
-
-void OnionService::onEvent(const TorEvent& event) {
-    if (event.type != "HS_DESC" || event.lines.isEmpty())
-        return;
-    const TorArguments args = parseTorArguments(event.lines.first().text);
-    // HS_DESC Action HSAddress AuthType HsDir ... (control-spec 4.1.25)
-    if (args.positional.size() < 3 || args.positional.at(1) != "UPLOADED" ||
-        QString::fromLatin1(args.positional.at(2)) != identity_.address())
-        return;
-    if (state_ == State::Published || state_ == State::Publishing)
-        setState(State::Reachable);
 }
 
 void addClientAuthorization(TorController* controller, const QString& onionAddress,

@@ -2,6 +2,7 @@
 // republishes after every tor restart, and reports "reachable" once a descriptor is uploaded.
 #pragma once
 
+#include "DescriptorUploads.h"
 #include "OnionIdentity.h"
 #include "TorLauncher.h"
 
@@ -32,17 +33,18 @@ public:
     QString failureReason() const { return failureReason_; }
     const QString& address() const { return identity_.address(); }
     int publishCount() const { return publishCount_; }
+    const DescriptorUploads& uploads() const { return uploads_; }
 
 signals:
     void stateChanged(onionvoice::tor::OnionService::State state);
 
 private:
     void setState(State state);
-    void onEvent(const TorEvent& event);
 
     TorLauncher* launcher_;
     OnionIdentity identity_;
     Config config_;
+    DescriptorUploads uploads_;
     State state_ = State::Unpublished;
     QString failureReason_;
     int publishCount_ = 0;

@@ -55,6 +55,8 @@ private slots:
         tor::OnionService service(&callee, tor::OnionIdentity::generate(),
                                   {kVirtualPort, listener.port(), {contactKey.publicKeyBase32()}});
         QTRY_COMPARE_WITH_TIMEOUT(service.state(), tor::OnionService::State::Reachable, kTimeout);
+        // Reachable means one HSDir has the descriptor; the caller may ask another one.
+        QTRY_VERIFY_WITH_TIMEOUT(service.uploads().allSettled(), kTimeout);
         QTRY_COMPARE_WITH_TIMEOUT(caller.state(), tor::TorLauncher::State::Ready, kTimeout);
 
         const auto refused = dial(caller.socksPort(), service.address(), "no-auth");

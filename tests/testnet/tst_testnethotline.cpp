@@ -61,6 +61,8 @@ private slots:
         hotline.start();
         caller.start();
         QTRY_COMPARE_WITH_TIMEOUT(hotline.state(), tor::HotlineService::State::Reachable, kTimeout);
+        // Reachable means one HSDir has the descriptor; the caller may ask another one.
+        QTRY_VERIFY_WITH_TIMEOUT(hotline.uploads()->allSettled(), kTimeout);
         QTRY_COMPARE_WITH_TIMEOUT(caller.state(), tor::TorLauncher::State::Ready, kTimeout);
         QVERIFY(QFile::exists(hotlineBase.dataDirectory +
                               QStringLiteral("/hotline-service/hs_ed25519_secret_key")));

@@ -153,6 +153,9 @@ private slots:
             tor::OnionService::Config{kVirtualPort, listener->port(), {}});
         QTRY_COMPARE_WITH_TIMEOUT(service->state(), tor::OnionService::State::Reachable, kTimeout);
         report.insert(QStringLiteral("publish_s"), seconds(timer.elapsed()));
+        // Reachable means one HSDir has the descriptor; links are timed once all of them have it.
+        QTRY_VERIFY_WITH_TIMEOUT(service->uploads().allSettled(), kTimeout);
+        report.insert(QStringLiteral("publish_all_hsdirs_s"), seconds(timer.elapsed()));
     }
 
     void openTwelveIsolatedLinks() {
@@ -211,6 +214,7 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(restarts.size(), 1, 10000);
         QTRY_COMPARE_WITH_TIMEOUT(service->state(), tor::OnionService::State::Reachable, kTimeout);
         QCOMPARE(service->publishCount(), 2);
+        QTRY_VERIFY_WITH_TIMEOUT(service->uploads().allSettled(), kTimeout);
         QVERIFY(!processAlive(oldPid));
         QVERIFY(callee->processId() != oldPid);
         report.insert(QStringLiteral("republish_after_kill_s"), seconds(timer.elapsed()));
