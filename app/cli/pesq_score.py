@@ -28,7 +28,8 @@ def ensure_venv(path):
 
 def to_16k(path, workdir, name):
     out = os.path.join(workdir, name)
-    subprocess.run(["sox", "-q", path, "-r", "16000", "-c", "1", "-b", "16", out], check=True)
+    # -R: repeatable dither, so the same files always get the same score.
+    subprocess.run(["sox", "-R", "-q", path, "-r", "16000", "-c", "1", "-b", "16", out], check=True)
     return out
 
 

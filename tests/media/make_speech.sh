@@ -18,4 +18,4 @@ Kick the ball straight and follow through. Help the woman get back to her feet. 
 A pot of tea helps to pass the evening. Smoky fires lack flame and heat. \
 The soft cushion broke the man's fall. The salt breeze came across from the sea. \
 The girl at the booth sold fifty bonds."
-sox "$tmp/a.wav" "$tmp/b.wav" -r 48000 -c 1 -b 16 "$out" gain -n -3
+sox -R "$tmp/a.wav" "$tmp/b.wav" -r 48000 -c 1 -b 16 "$out" gain -n -3
