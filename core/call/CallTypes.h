@@ -60,4 +60,6 @@ struct CallStatistics {
 
 } // namespace onionvoice::call
 
+Q_DECLARE_METATYPE(onionvoice::call::CallState)
+Q_DECLARE_METATYPE(onionvoice::call::EndReason)
 Q_DECLARE_METATYPE(onionvoice::call::CallStatistics)

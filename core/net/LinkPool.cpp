@@ -20,16 +20,17 @@ LinkPool::LinkPool(LinkPoolConfig config, QObject* parent)
     }
 }
 
-void LinkPool::start() {
-    if (activity_ == Activity::Running)
-        return;
+void LinkPool::start(int count) {
     activity_ = Activity::Running;
-    for (std::size_t i = 0; i < slots_.size(); ++i)
-        slots_[i].retry->start(config_.stagger * int(i));
+    const std::size_t end = std::min(slots_.size(), std::size_t(std::max(count, 0)));
+    for (std::size_t i = started_; i < end; ++i)
+        slots_[i].retry->start(config_.stagger * int(i - started_));
+    started_ = std::max(started_, end);
 }
 
 void LinkPool::stop() {
     activity_ = Activity::Stopped;
+    started_ = 0;
     for (Slot& slot : slots_) {
         slot.retry->stop();
         if (slot.link) {

@@ -8,6 +8,7 @@
 #include <QTimer>
 #include <chrono>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 namespace onionvoice::net {
@@ -28,7 +29,9 @@ class LinkPool : public QObject {
 public:
     explicit LinkPool(LinkPoolConfig config, QObject* parent = nullptr);
 
-    void start();
+    // Dials slots [0, count) (every slot by default); a later call with a larger count dials the
+    // further slots, e.g. the rest of a call's links once the first has done the handshake.
+    void start(int count = std::numeric_limits<int>::max());
     void stop();
 
     // Closes the slot's link and opens a replacement at once, e.g. when the engine's link monitor
@@ -63,6 +66,7 @@ private:
     std::vector<Slot> slots_;
     enum class Activity { Stopped, Running };
     Activity activity_ = Activity::Stopped;
+    std::size_t started_ = 0; // slots [0, started_) have been dialled
 };
 
 } // namespace onionvoice::net

@@ -1,0 +1,151 @@
+// The engine: the one object the UI and the command line drive. It owns the tor process, the
+// published onion service, the contact book and at most one call at a time: the handshake on the
+// first link, the proof of every further link, sealed records spread over the links by the
+// multipath scheduler, audio in and out, and the statistics snapshots a few times per second.
+// Everything runs on the thread the engine lives on; callers talk to it through slots and signals.
+#pragma once
+
+#include "CallMedia.h"
+#include "CallTypes.h"
+#include "Handshake.h"
+#include "RecordSealer.h"
+#include "contacts/ContactBook.h"
+#include "multipath/MultipathEndpoint.h"
+#include "net/LinkListener.h"
+#include "net/LinkPool.h"
+#include "tor/OnionService.h"
+#include "tor/TorLauncher.h"
+
+#include <QElapsedTimer>
+#include <QHash>
+#include <QObject>
+#include <QTimer>
+#include <functional>
+#include <memory>
+
+namespace onionvoice::call {
+
+enum class UnknownCallers { Ring, Refuse };
+enum class ServiceAccess { Open, ContactsOnly };
+
+struct EngineConfig {
+    QString dataDirectory;
+    QString torExecutable;       // empty: bundled, $ONIONVOICE_TOR, then PATH
+    QStringList extraTorrcLines; // security preset, private test network
+    quint16 servicePort = 7700;  // port in our onion address
+    UnknownCallers unknownCallers = UnknownCallers::Ring;
+    ServiceAccess access = ServiceAccess::Open;
+    CallParameters parameters; // what we propose, and the most we accept
+    std::chrono::milliseconds ringTimeout{30000};
+    std::chrono::milliseconds linkProofTimeout{5000};
+    std::chrono::milliseconds dialTimeout{120000};
+    std::chrono::milliseconds networkLossTimeout{20000};
+    // Audio device for a call, created when the call becomes active.
+    std::function<std::unique_ptr<media::AudioBackend>(QString* error)> audio;
+};
+
+class CallEngine : public QObject {
+    Q_OBJECT
+public:
+    explicit CallEngine(EngineConfig config, QObject* parent = nullptr);
+    ~CallEngine() override;
+
+    // Loads or creates the identity and the contact book, starts tor and publishes the service.
+    bool start(QString* error);
+    void stop();
+
+    QString address() const;
+    CallState callState() const { return call_ ? call_->state : CallState::Idle; }
+    contacts::ContactBook& contacts() { return contacts_; }
+    tor::TorLauncher* torLauncher() { return launcher_.get(); }
+    tor::OnionService* service() { return service_.get(); }
+
+public slots:
+    void dial(const QString& address);
+    void answer();
+    void reject();
+    void hangUp();
+    void setMuted(bool muted);
+    void setUnknownCallers(onionvoice::call::UnknownCallers policy);
+
+signals:
+    void torStateChanged(onionvoice::tor::TorLauncher::State state, int bootstrapPercent,
+                         const QString& summary);
+    void serviceStateChanged(onionvoice::tor::OnionService::State state);
+    void callStateChanged(onionvoice::call::CallState state, const QString& peer,
+                          onionvoice::call::EndReason reason);
+    void incomingCall(const QString& peer, const QString& displayName);
+    // An incoming call refused without ringing (busy, blocked, unknown caller refused).
+    void callRefused(const QString& peer, onionvoice::call::EndReason reason);
+    void statisticsChanged(const onionvoice::call::CallStatistics& statistics);
+    void errorOccurred(const QString& message);
+
+private:
+    struct SlotCounters {
+        std::uint64_t sent = 0, received = 0, failures = 0;
+    };
+    struct Call {
+        CallDirection direction = CallDirection::Outgoing;
+        CallState state = CallState::Idle;
+        QString peer;
+        std::unique_ptr<EphemeralKey> ephemeral;
+        Hello hello;
+        std::optional<CallKeys> keys;
+        std::unique_ptr<RecordSealer> sealer;
+        std::unique_ptr<RecordOpener> opener;
+        std::unique_ptr<multipath::MultipathEndpoint> endpoint;
+        std::unique_ptr<CallMedia> media;
+        net::LinkPool* pool = nullptr;                             // outgoing calls
+        std::array<net::OnionLink*, multipath::kMaxLinks> links{}; // incoming calls
+        std::uint8_t controlSlot = 0;
+        std::array<SlotCounters, multipath::kMaxLinks> counters{};
+        std::array<bool, multipath::kMaxLinks> joined{};
+        QElapsedTimer clock;
+        std::optional<std::chrono::milliseconds> allDownSince;
+        std::uint64_t rejected = 0, framesReceived = 0;
+        std::uint32_t nextSequence = 0;
+        std::deque<std::pair<std::int64_t, std::int64_t>> frameDelays; // (arrival ms, raw ms)
+        QTimer* timeout = nullptr;
+    };
+
+    void setCallState(CallState state);
+    void end(EndReason reason);
+    void finishCall();
+    multipath::Time now() const;
+
+    void onLinkAccepted(net::OnionLink* link);
+    void onFirstRecord(net::OnionLink* link, const QByteArray& record);
+    void onIncomingHello(net::OnionLink* link, const Hello& hello);
+    void refuseIncoming(net::OnionLink* link, const QString& peer, RefusalReason reason,
+                        EndReason local);
+    void onJoin(net::OnionLink* link, const Join& join);
+    void attachIncoming(net::OnionLink* link, std::uint8_t slot);
+
+    void onPoolLinkUp(std::uint8_t slot);
+    void onPoolLinkDown(std::uint8_t slot);
+    void onRecord(std::uint8_t slot, const QByteArray& record);
+    void onCallerHandshake(const HandshakeMessage& message);
+
+    void activate();
+    void sendOnSlot(std::uint8_t slot, std::span<const std::uint8_t> bytes);
+    void sendSealed(std::uint8_t slot, const multipath::RecordBytes& plain);
+    void closeSlot(std::uint8_t slot, const QString& reason);
+    bool slotOpen(std::uint8_t slot) const;
+    void tick();
+    void publishStatistics();
+    void armTimeout(std::chrono::milliseconds after, EndReason reason);
+    QList<QByteArray> allowedClientKeys() const;
+
+    EngineConfig config_;
+    std::optional<tor::OnionIdentity> identity_;
+    contacts::ContactBook contacts_;
+    std::unique_ptr<tor::TorLauncher> launcher_;
+    std::unique_ptr<net::LinkListener> listener_;
+    std::unique_ptr<tor::OnionService> service_;
+    std::unique_ptr<Call> call_;
+    QTimer tick_;
+    int ticks_ = 0;
+    bool muted_ = false;
+};
+
+} // namespace onionvoice::call

@@ -1,0 +1,425 @@
+// Integration tests of calls between engines on the private Tor network (tests/testnet): a full
+// call with audio both ways, every way a call can be refused or end, an impostor, replayed and
+// forged records and a wrong join token, and the contacts-only mode.
+#include "../testnet/TestnetEnv.h"
+#include "call/CallEngine.h"
+#include "media/WavFile.h"
+#include "media/WavFileBackend.h"
+#include "multipath/MultipathEndpoint.h"
+#include "net/OnionLink.h"
+#include "tor/ClientAuthKey.h"
+
+#include <QProcess>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+#include <cmath>
+
+using namespace onionvoice;
+using namespace onionvoice::call;
+using namespace std::chrono_literals;
+
+namespace {
+
+constexpr int kStartTimeout = 90000;
+constexpr int kCallTimeout = 60000;
+
+// The WAV backend writes its recording only when told to finish; a call just stops its device.
+class RecordingBackend final : public media::AudioBackend {
+public:
+    explicit RecordingBackend(std::unique_ptr<media::WavFileBackend> wav)
+        : wav_(std::move(wav)) {}
+    bool start(media::AudioRings& rings, QString* error) override {
+        return wav_->start(rings, error);
+    }
+    void stop() override {
+        wav_->stop();
+        QString error;
+        if (!wav_->finish(&error))
+            qWarning() << "recording not written:" << error;
+    }
+    media::AudioLatency latency() const override { return wav_->latency(); }
+
+private:
+    std::unique_ptr<media::WavFileBackend> wav_;
+};
+
+struct Party {
+    QString name;
+    std::unique_ptr<CallEngine> engine;
+    QString recording;
+    std::unique_ptr<QSignalSpy> states, incoming, refused, statistics;
+
+    EndReason endReason() const {
+        for (const auto& args : *states)
+            if (args.at(0).value<CallState>() == CallState::Ended)
+                return args.at(2).value<EndReason>();
+        return EndReason::None;
+    }
+    bool reached(CallState state) const {
+        return std::any_of(states->begin(), states->end(), [&](const auto& args) {
+            return args.at(0).template value<CallState>() == state;
+        });
+    }
+    CallStatistics lastStatistics() const {
+        return statistics->last().at(0).value<CallStatistics>();
+    }
+    void clear() {
+        states->clear();
+        incoming->clear();
+        refused->clear();
+        statistics->clear();
+    }
+};
+
+QString speechFile() {
+    static QTemporaryDir dir;
+    const QString path = dir.filePath("speech.wav");
+    if (!QFile::exists(path)) {
+        QProcess p;
+        p.start("sh", {QStringLiteral(ONIONVOICE_SPEECH_SCRIPT), path});
+        if (!p.waitForFinished(60000) || p.exitCode() != 0)
+            qFatal("cannot make test speech: %s", p.readAllStandardError().constData());
+    }
+    return path;
+}
+
+// Fraction of 20 ms frames of a recording whose level is that of speech, not silence.
+double speechFraction(const QString& path) {
+    media::WavAudio audio;
+    QString error;
+    if (!media::readWavFile(path, &audio, &error))
+        return 0;
+    const std::size_t frame = std::size_t(audio.sampleRate / 50);
+    std::size_t frames = 0, loud = 0;
+    for (std::size_t i = 0; i + frame <= audio.samples.size(); i += frame, ++frames) {
+        double energy = 0;
+        for (std::size_t j = 0; j < frame; ++j)
+            energy += double(audio.samples[i + j]) * audio.samples[i + j];
+        loud += std::sqrt(energy / double(frame)) > 0.01 ? 1 : 0;
+    }
+    return frames ? double(loud) / double(frames) : 0;
+}
+
+} // namespace
+
+class CallsTest : public QObject {
+    Q_OBJECT
+private:
+    std::map<QString, Party> parties_;
+    QTemporaryDir recordings_;
+
+    Party& party(const QString& name) { return parties_.at(name); }
+
+    void addParty(const QString& name, EngineConfig config, bool wipe = true) {
+        Party& p = parties_[name];
+        p.name = name;
+        p.recording = recordings_.filePath(name + "-heard.wav");
+        config.dataDirectory =
+            wipe ? testnet::clientConfig(name).dataDirectory
+                 : QDir(testnet::networkDirectory()).absoluteFilePath("../apps/" + name);
+        config.extraTorrcLines = testnet::clientTorrcLines();
+        const QString input = speechFile(), output = p.recording;
+        config.audio = [input, output](QString* error) -> std::unique_ptr<media::AudioBackend> {
+            auto wav = media::WavFileBackend::create(input, output, media::Pacing::RealTime, error);
+            if (!wav)
+                return nullptr;
+            return std::make_unique<RecordingBackend>(std::move(wav));
+        };
+        p.engine = std::make_unique<CallEngine>(config);
+        p.states = std::make_unique<QSignalSpy>(p.engine.get(), &CallEngine::callStateChanged);
+        p.incoming = std::make_unique<QSignalSpy>(p.engine.get(), &CallEngine::incomingCall);
+        p.refused = std::make_unique<QSignalSpy>(p.engine.get(), &CallEngine::callRefused);
+        p.statistics = std::make_unique<QSignalSpy>(p.engine.get(), &CallEngine::statisticsChanged);
+        QString error;
+        QVERIFY2(p.engine->start(&error), qPrintable(error));
+    }
+
+    void waitIdle(std::initializer_list<const char*> names) {
+        for (const char* n : names)
+            QTRY_COMPARE_WITH_TIMEOUT(party(n).engine->callState(), CallState::Idle, 5000);
+        for (const char* n : names)
+            party(n).clear();
+    }
+
+    // Opens a link to `to` through `via`'s tor with its own circuit.
+    std::unique_ptr<net::OnionLink> rawLink(const QString& via, const QString& to, int tag) {
+        auto link = std::make_unique<net::OnionLink>(multipath::kRecordSize);
+        link->connectToOnion(
+            {QHostAddress(QHostAddress::LocalHost), party(via).engine->torLauncher()->socksPort()},
+            party(to).engine->address() + ".onion", EngineConfig{}.servicePort,
+            QByteArray("raw-") + QByteArray::number(tag), 60s);
+        return link;
+    }
+
+private slots:
+    void initTestCase() {
+        if (testnet::networkDirectory().isEmpty())
+            QSKIP("needs the private Tor network (ctest fixture testnet)");
+        EngineConfig config;
+        config.ringTimeout = 8s;
+        config.linkProofTimeout = 3s;
+        config.dialTimeout = 40s;
+        for (const char* name : {"alice", "bob", "carol"})
+            addParty(name, config);
+        // dave's service admits only alice, who holds the client key dave made for her.
+        const tor::ClientAuthKey key = tor::ClientAuthKey::generate();
+        const auto raw = [](std::span<const std::uint8_t, 32> k) {
+            return QByteArray(reinterpret_cast<const char*>(k.data()), 32);
+        };
+        EngineConfig closed = config;
+        closed.access = ServiceAccess::ContactsOnly;
+        const QString daveDir = testnet::clientConfig("dave").dataDirectory;
+        contacts::ContactBook daveBook(daveDir + "/contacts.json");
+        QString error;
+        QVERIFY(daveBook.add(
+            {party("alice").engine->address(), "Alice", {}, false, true, raw(key.publicKey()), {}},
+            &error));
+        QVERIFY(daveBook.save(&error));
+        addParty("dave", closed, /*wipe=*/false);
+        QVERIFY(party("alice").engine->contacts().add(
+            {party("dave").engine->address(), "Dave", {}, false, false, {}, raw(key.privateKey())},
+            &error));
+
+        for (auto& [name, p] : parties_)
+            QTRY_COMPARE_WITH_TIMEOUT(p.engine->service()->state(),
+                                      tor::OnionService::State::Reachable, kStartTimeout);
+    }
+
+    void fullCallWithAudioBothWays() {
+        Party& alice = party("alice");
+        Party& bob = party("bob");
+        connect(bob.engine.get(), &CallEngine::incomingCall, bob.engine.get(), &CallEngine::answer,
+                Qt::SingleShotConnection);
+        alice.engine->dial(bob.engine->address());
+        QTRY_VERIFY_WITH_TIMEOUT(bob.reached(CallState::Active), kCallTimeout);
+        QCOMPARE(bob.incoming->size(), 1);
+        QCOMPARE(bob.incoming->first().at(0).toString(), alice.engine->address()); // verified
+        QTRY_VERIFY_WITH_TIMEOUT(alice.reached(CallState::Active), 10000);
+        // All twelve links join on both sides.
+        const auto linksUp = [](const Party& p) {
+            if (p.statistics->isEmpty())
+                return 0;
+            const auto links = p.lastStatistics().links;
+            return int(std::count_if(links.begin(), links.end(),
+                                     [](const LinkStatistics& l) { return l.state == "up"; }));
+        };
+        QTRY_COMPARE_WITH_TIMEOUT(linksUp(alice), 12, 30000);
+        QTRY_COMPARE_WITH_TIMEOUT(linksUp(bob), 12, 30000);
+        QTest::qWait(20000); // 20 s of audio both ways
+        bob.engine->hangUp();
+        QTRY_COMPARE_WITH_TIMEOUT(alice.endReason(), EndReason::HungUpByPeer, 10000);
+        QCOMPARE(bob.endReason(), EndReason::HungUpLocally);
+
+        for (const Party* p : {&alice, &bob}) {
+            const CallStatistics s = p->lastStatistics();
+            QVERIFY2(s.framesReceived > 400, qPrintable(QString::number(s.framesReceived)));
+            int carried = 0;
+            for (const LinkStatistics& l : s.links)
+                carried += l.recordsSent > 0 ? 1 : 0;
+            QVERIFY(carried >= 2);          // the scheduler spread records over several links
+            QVERIFY(s.cellsPerSecond < 30); // one record per 40 ms packet, plus a few copies
+            QCOMPARE(s.recordsRejected, 0u);
+            qInfo("%s: %llu frames, p50 %.0f ms, p99 %.0f ms, MOS %.2f, %d links carried records",
+                  qPrintable(p->name), (unsigned long long)s.framesReceived, s.delayP50Ms,
+                  s.delayP99Ms, s.mos, carried);
+        }
+        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(alice.recording) && QFile::exists(bob.recording),
+                                 5000);
+        QVERIFY2(speechFraction(alice.recording) > 0.3, "alice heard no speech");
+        QVERIFY2(speechFraction(bob.recording) > 0.3, "bob heard no speech");
+        waitIdle({"alice", "bob"});
+    }
+
+    void rejected() {
+        Party& alice = party("alice");
+        Party& bob = party("bob");
+        connect(bob.engine.get(), &CallEngine::incomingCall, bob.engine.get(), &CallEngine::reject,
+                Qt::SingleShotConnection);
+        alice.engine->dial(bob.engine->address());
+        QTRY_COMPARE_WITH_TIMEOUT(alice.endReason(), EndReason::RejectedByPeer, kCallTimeout);
+        QCOMPARE(bob.endReason(), EndReason::RejectedLocally);
+        waitIdle({"alice", "bob"});
+    }
+
+    void busy() {
+        Party& alice = party("alice");
+        Party& bob = party("bob");
+        Party& carol = party("carol");
+        alice.engine->dial(bob.engine->address());
+        QTRY_VERIFY_WITH_TIMEOUT(bob.reached(CallState::Ringing), kCallTimeout);
+        carol.engine->dial(bob.engine->address());
+        QTRY_COMPARE_WITH_TIMEOUT(carol.endReason(), EndReason::Busy, kCallTimeout);
+        QTRY_COMPARE(bob.refused->size(), 1);
+        QCOMPARE(bob.refused->first().at(0).toString(), carol.engine->address());
+        QCOMPARE(bob.refused->first().at(1).value<EndReason>(), EndReason::Busy);
+        QCOMPARE(bob.engine->callState(), CallState::Ringing); // the first call is untouched
+        alice.engine->hangUp();
+        QTRY_COMPARE_WITH_TIMEOUT(bob.endReason(), EndReason::Cancelled, 10000);
+        QCOMPARE(alice.endReason(), EndReason::Cancelled);
+        waitIdle({"alice", "bob", "carol"});
+    }
+
+    void noAnswer() {
+        Party& alice = party("alice");
+        Party& bob = party("bob");
+        alice.engine->dial(bob.engine->address());
+        QTRY_VERIFY_WITH_TIMEOUT(alice.reached(CallState::Ringing), kCallTimeout);
+        QTRY_COMPARE_WITH_TIMEOUT(bob.endReason(), EndReason::NoAnswer, 20000);
+        QTRY_COMPARE_WITH_TIMEOUT(alice.endReason(), EndReason::NoAnswer, 10000);
+        waitIdle({"alice", "bob"});
+    }
+
+    void blockedCaller() {
+        Party& alice = party("alice");
+        Party& bob = party("bob");
+        QString error;
+        QVERIFY(bob.engine->contacts().add(
+            {alice.engine->address(), "Alice", {}, true, false, {}, {}}, &error));
+        alice.engine->dial(bob.engine->address());
+        QTRY_COMPARE_WITH_TIMEOUT(alice.endReason(), EndReason::NotAccepted, kCallTimeout);
+        QTRY_COMPARE(bob.refused->size(), 1);
+        QCOMPARE(bob.refused->first().at(1).value<EndReason>(), EndReason::NotAccepted);
+        QVERIFY(bob.incoming->isEmpty()); // bob was not disturbed
+        QVERIFY(bob.engine->contacts().remove(alice.engine->address()));
+        waitIdle({"alice", "bob"});
+    }
+
+    void unknownCallerRefused() {
+        Party& carol = party("carol");
+        Party& bob = party("bob");
+        bob.engine->setUnknownCallers(UnknownCallers::Refuse);
+        carol.engine->dial(bob.engine->address());
+        QTRY_COMPARE_WITH_TIMEOUT(carol.endReason(), EndReason::NotAccepted, kCallTimeout);
+        QTRY_COMPARE(bob.refused->size(), 1);
+        QCOMPARE(bob.refused->first().at(1).value<EndReason>(), EndReason::NotAccepted);
+        QVERIFY(bob.incoming->isEmpty());
+        bob.engine->setUnknownCallers(UnknownCallers::Ring);
+        waitIdle({"carol", "bob"});
+    }
+
+    void impostorIsRefused() {
+        // carol signs a Hello that claims alice's address.
+        Party& bob = party("bob");
+        auto link = rawLink("carol", "bob", 1);
+        QTRY_COMPARE_WITH_TIMEOUT(link->state(), net::OnionLink::State::Open, kCallTimeout);
+        QSignalSpy replies(link.get(), &net::OnionLink::recordReceived);
+        const QString carolDir = testnet::networkDirectory() + "/../apps/carol/identity.key";
+        QString error;
+        const auto carolId = tor::OnionIdentity::load(carolDir, &error);
+        QVERIFY2(carolId, qPrintable(error));
+        EphemeralKey e;
+        Hello forged = makeHello(*carolId, bob.engine->address(), e, {}, 0,
+                                 std::chrono::milliseconds(QDateTime::currentMSecsSinceEpoch()));
+        forged.caller = party("alice").engine->address();
+        link->sendRecord(encodeHandshake(forged));
+        QTRY_COMPARE_WITH_TIMEOUT(replies.size(), 1, 10000);
+        const HandshakeDecode answer = decodeHandshake(
+            {reinterpret_cast<const std::uint8_t*>(replies.first().at(0).toByteArray().constData()),
+             multipath::kRecordSize});
+        QVERIFY(answer.message && std::holds_alternative<Refusal>(*answer.message));
+        QCOMPARE(std::get<Refusal>(*answer.message).reason, RefusalReason::BadRequest);
+        QTRY_COMPARE(bob.refused->size(), 1);
+        QCOMPARE(bob.refused->first().at(1).value<EndReason>(), EndReason::ProtocolError);
+        QVERIFY(bob.incoming->isEmpty());
+        waitIdle({"bob"});
+    }
+
+    void replayedForgedAndUnprovenRecordsAreRejected() {
+        // The test is the caller itself, with carol's identity, over raw links: it completes
+        // a genuine handshake with bob and then misbehaves on some links.
+        Party& bob = party("bob");
+        connect(bob.engine.get(), &CallEngine::incomingCall, bob.engine.get(), &CallEngine::answer,
+                Qt::SingleShotConnection);
+        std::array<std::unique_ptr<net::OnionLink>, 4> links;
+        for (int i = 0; i < 4; ++i)
+            links[std::size_t(i)] = rawLink("carol", "bob", 10 + i);
+        for (auto& l : links)
+            QTRY_COMPARE_WITH_TIMEOUT(l->state(), net::OnionLink::State::Open, kCallTimeout);
+        QSignalSpy control(links[0].get(), &net::OnionLink::recordReceived);
+        QString error;
+        const auto carolId = tor::OnionIdentity::load(
+            testnet::networkDirectory() + "/../apps/carol/identity.key", &error);
+        QVERIFY(carolId);
+        EphemeralKey e;
+        const Hello hello =
+            makeHello(*carolId, bob.engine->address(), e, {32000, 40, 4, 4}, 0,
+                      std::chrono::milliseconds(QDateTime::currentMSecsSinceEpoch()));
+        links[0]->sendRecord(encodeHandshake(hello));
+        QTRY_COMPARE_WITH_TIMEOUT(control.size(), 2, kCallTimeout); // Ringing, then Accept
+        const auto accept = decodeHandshake(
+            {reinterpret_cast<const std::uint8_t*>(control.at(1).at(0).toByteArray().constData()),
+             multipath::kRecordSize});
+        QVERIFY(accept.message && std::holds_alternative<Accept>(*accept.message));
+        const auto keys = deriveCallKeys(Role::Caller, e, hello, std::get<Accept>(*accept.message));
+        QVERIFY(keys);
+        links[1]->sendRecord(encodeHandshake(makeJoin(*keys, 1)));
+        links[2]->sendRecord(encodeHandshake(makeJoin(*keys, 2)));
+        Join wrong = makeJoin(*keys, 3);
+        wrong.token[5] ^= 0x40;
+        QSignalSpy wrongClosed(links[3].get(), &net::OnionLink::failed);
+        links[3]->sendRecord(encodeHandshake(wrong));
+        QTRY_VERIFY_WITH_TIMEOUT(!wrongClosed.isEmpty(), 10000); // the unproven link is closed
+
+        RecordSealer sealer(keys->send);
+        multipath::MultipathEndpoint endpoint({}, multipath::makePolicy("simple"));
+        endpoint.linkUp(0);
+        std::vector<SealedRecord> sent;
+        auto sendAudio = [&](std::uint32_t seq, int slot) {
+            const multipath::Frame f{seq, std::vector<std::uint8_t>(100, std::uint8_t(seq))};
+            const auto out = endpoint.sendPacket(multipath::Millis(40 * seq), std::span(&f, 1));
+            sent.push_back(sealer.seal(out.front().bytes));
+            links[std::size_t(slot)]->sendRecord(sent.back());
+        };
+        for (std::uint32_t seq = 0; seq < 20; ++seq)
+            sendAudio(seq, seq % 2);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            !bob.statistics->isEmpty() && bob.lastStatistics().framesReceived >= 20, 10000);
+        const auto rejectedBefore = bob.lastStatistics().recordsRejected;
+
+        links[1]->sendRecord(sent[4]); // replayed on another link
+        // A fresh record (its counter not yet seen) with one bit changed on the way.
+        const multipath::Frame next{20, std::vector<std::uint8_t>(100, 20)};
+        SealedRecord forged = sealer.seal(
+            endpoint.sendPacket(multipath::Millis(800), std::span(&next, 1)).front().bytes);
+        forged[100] ^= 0x01;
+        QSignalSpy forgedClosed(links[2].get(), &net::OnionLink::failed);
+        links[2]->sendRecord(forged);
+        QTRY_VERIFY_WITH_TIMEOUT(bob.lastStatistics().recordsRejected >= rejectedBefore + 2, 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(!forgedClosed.isEmpty(), 10000); // the forged link is closed
+        // The call goes on over the other links.
+        for (std::uint32_t seq = 21; seq < 41; ++seq)
+            sendAudio(seq, 0);
+        QTRY_VERIFY_WITH_TIMEOUT(bob.lastStatistics().framesReceived >= 40, 10000);
+        QCOMPARE(bob.engine->callState(), CallState::Active);
+        links[1]->sendRecord(sealer.seal(encodeControl(ControlCode::HangUp)));
+        QTRY_COMPARE_WITH_TIMEOUT(bob.endReason(), EndReason::HungUpByPeer, 10000);
+        waitIdle({"bob"});
+    }
+
+    void contactsOnlyService() {
+        Party& alice = party("alice");
+        Party& carol = party("carol");
+        Party& dave = party("dave");
+        // carol holds no key: her tor cannot even open a link to dave's service.
+        carol.engine->dial(dave.engine->address());
+        QTRY_COMPARE_WITH_TIMEOUT(carol.endReason(), EndReason::Unreachable, 60000);
+        QVERIFY(dave.incoming->isEmpty() && dave.refused->isEmpty());
+        // alice, a contact with a key, reaches it and it rings.
+        alice.engine->dial(dave.engine->address());
+        QTRY_VERIFY_WITH_TIMEOUT(dave.reached(CallState::Ringing), kCallTimeout);
+        QCOMPARE(dave.incoming->first().at(0).toString(), alice.engine->address());
+        dave.engine->reject();
+        QTRY_COMPARE_WITH_TIMEOUT(alice.endReason(), EndReason::RejectedByPeer, 10000);
+        waitIdle({"alice", "carol", "dave"});
+    }
+
+    void cleanupTestCase() {
+        for (auto& [name, p] : parties_)
+            p.engine->stop();
+        parties_.clear();
+    }
+};
+
+QTEST_GUILESS_MAIN(CallsTest)
+#include "tst_calls.moc"
