@@ -6,6 +6,7 @@
 #include "net/OnionLink.h"
 #include "tor/HotlineService.h"
 
+#include <QElapsedTimer>
 #include <QtTest>
 #include <csignal>
 
@@ -58,15 +59,19 @@ private slots:
                                     {hotlineBase.dataDirectory, kVirtualPort, listener.port(),
                                      hotlineBase.extraTorrcLines});
         tor::TorLauncher caller(testnet::clientConfig(QStringLiteral("hotline-caller")));
+        QElapsedTimer timer;
+        timer.start();
         hotline.start();
         caller.start();
         QTRY_COMPARE_WITH_TIMEOUT(hotline.state(), tor::HotlineService::State::Reachable, kTimeout);
         // Reachable means one HSDir has the descriptor; the caller may ask another one.
+        const qint64 reachable = timer.elapsed();
         QTRY_VERIFY_WITH_TIMEOUT(hotline.uploads()->allSettled(), kTimeout);
         QTRY_COMPARE_WITH_TIMEOUT(caller.state(), tor::TorLauncher::State::Ready, kTimeout);
         QVERIFY(QFile::exists(hotlineBase.dataDirectory +
                               QStringLiteral("/hotline-service/hs_ed25519_secret_key")));
 
+        timer.restart();
         net::OnionLink link(kRecord);
         link.connectToOnion({QHostAddress(QHostAddress::LocalHost), caller.socksPort()},
                             hotline.address() + QStringLiteral(".onion"), kVirtualPort, "hotline-1",
@@ -75,6 +80,8 @@ private slots:
                                      link.state() == net::OnionLink::State::Failed,
                                  kTimeout);
         QVERIFY2(link.state() == net::OnionLink::State::Open, qPrintable(link.failureText()));
+        std::printf("{\"hotline_start_to_reachable_s\": %.3f, \"hotline_first_link_s\": %.3f}\n",
+                    double(reachable) / 1000.0, double(timer.elapsed()) / 1000.0);
 
         QByteArray answer;
         connect(&link, &net::OnionLink::recordReceived, this,

@@ -1,5 +1,6 @@
 // Unit tests of TorController against a scripted control port (a QTcpServer that replies with
 // canned, split, garbled or oversized lines).
+#include "tor/DescriptorUploads.h"
 #include "tor/TorController.h"
 
 #include <QSignalSpy>
@@ -228,6 +229,28 @@ private slots:
         controller->send("GETINFO version", r.handler());
         QCOMPARE(r.replies.size(), 1);
         QCOMPARE(r.replies.at(0).kind(), TorReply::Kind::ConnectionLost);
+    }
+
+    void descriptorUploadsAreCountedPerAddress() {
+        DescriptorUploads uploads(controller.get(), QStringLiteral("abc"));
+        QSignalSpy first(&uploads, &DescriptorUploads::firstUploaded);
+        port->reply("650 HS_DESC UPLOAD abc UNKNOWN $A~a descid HSDIR_INDEX=1\r\n"
+                    "650 HS_DESC UPLOAD abc UNKNOWN $B~b descid HSDIR_INDEX=2\r\n"
+                    "650 HS_DESC UPLOAD abc UNKNOWN $C~c descid HSDIR_INDEX=3\r\n"
+                    "650 HS_DESC UPLOAD other UNKNOWN $C~c descid HSDIR_INDEX=3\r\n"
+                    "650 HS_DESC UPLOADED abc UNKNOWN $B~b\r\n");
+        QTRY_COMPARE(first.size(), 1);
+        QCOMPARE(uploads.launched(), 3);
+        QVERIFY(!uploads.allSettled());
+        port->reply("650 HS_DESC FAILED abc UNKNOWN $A~a REASON=UPLOAD_REJECTED\r\n"
+                    "650 HS_DESC UPLOADED other UNKNOWN $C~c\r\n"
+                    "650 HS_DESC UPLOADED abc UNKNOWN $C~c\r\n");
+        QTRY_VERIFY(uploads.allSettled());
+        QCOMPARE(uploads.uploaded(), 2);
+        QCOMPARE(uploads.failed(), 1);
+        QCOMPARE(first.size(), 1);
+        uploads.reset();
+        QVERIFY(!uploads.allSettled());
     }
 
     void argumentParsing() {
