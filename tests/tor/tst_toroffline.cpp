@@ -38,8 +38,9 @@ private:
     bool publishes(OnionIdentity identity, QList<QByteArray> clientAuth = {}) {
         OnionService service(launcher.get(), std::move(identity), {80, 1, std::move(clientAuth)});
         service.publish();
-        QTest::qWaitFor([&] { return service.state() != OnionService::State::Publishing; }, 10000);
-        if (service.state() != OnionService::State::Published)
+        const bool answered = QTest::qWaitFor(
+            [&] { return service.state() != OnionService::State::Publishing; }, 10000);
+        if (!answered || service.state() != OnionService::State::Published)
             qWarning() << "publishing failed:" << service.failureReason();
         return service.state() == OnionService::State::Published;
     }
