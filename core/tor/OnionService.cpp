@@ -1,9 +1,11 @@
-// ADD_ONION publishing and HS_DESC tracking.
+// ADD_ONION publishing, republishing after tor restarts, and client authorization on the dialing
+// side.
 #include "OnionService.h"
 
 #include "ClientAuthKey.h"
 #include "TorLog.h"
 
+#include <QPointer>
 #include <sodium.h>
 
 namespace onionvoice::tor {
@@ -39,8 +41,11 @@ void OnionService::setState(State state) {
 void OnionService::publish() {
     uploads_.reset();
     setState(State::Publishing);
-    QByteArray command = QByteArrayLiteral("ADD_ONION ") + identity_.addOnionKeyBlob() +
-                         QByteArrayLiteral(" Flags=DiscardPK");
+    QByteArray secretKey = identity_.addOnionKeyBlob();
+    QByteArray command;
+    command.reserve(1024); // no reallocation leaves copies of the key behind
+    command += QByteArrayLiteral("ADD_ONION ") + secretKey + QByteArrayLiteral(" Flags=DiscardPK");
+    sodium_memzero(secretKey.data(), size_t(secretKey.size()));
     if (!config_.clientAuthPublicKeys.isEmpty())
         command += QByteArrayLiteral(",V3Auth");
     command += QByteArrayLiteral(" Port=%1,127.0.0.1:%2")
@@ -48,30 +53,34 @@ void OnionService::publish() {
                    .replace("%2", QByteArray::number(config_.targetPort));
     for (const QByteArray& key : config_.clientAuthPublicKeys)
         command += QByteArrayLiteral(" ClientAuthV3=") + key;
-    launcher_->controller()->send(command, [this](const TorReply& reply) {
-        if (!reply.isOk()) {
-            // A lost connection means tor is restarting; the launcher's Ready publishes again.
-            if (reply.kind() == TorReply::Kind::ConnectionLost) {
-                setState(State::Unpublished);
+    // The reply may come after this service is gone (the controller outlives it).
+    launcher_->controller()->send(
+        command, [this, alive = QPointer<OnionService>(this)](const TorReply& reply) {
+            if (!alive)
+                return;
+            if (!reply.isOk()) {
+                // A lost connection means tor is restarting; the launcher's Ready publishes again.
+                if (reply.kind() == TorReply::Kind::ConnectionLost) {
+                    setState(State::Unpublished);
+                    return;
+                }
+                failureReason_ =
+                    QStringLiteral("tor refused the onion service: %1").arg(reply.errorMessage());
+                setState(State::Failed);
                 return;
             }
-            failureReason_ =
-                QStringLiteral("tor refused the onion service: %1").arg(reply.errorMessage());
-            setState(State::Failed);
-            return;
-        }
-        const QString serviceId = QString::fromLatin1(reply.value("ServiceID"));
-        if (serviceId != identity_.address()) {
-            failureReason_ = QStringLiteral("tor published %1, not the identity's address %2")
-                                 .arg(serviceId, identity_.address());
-            setState(State::Failed);
-            return;
-        }
-        ++publishCount_;
-        qCInfo(lcTor).noquote() << "onion service published:" << serviceId;
-        if (state_ == State::Publishing)
-            setState(State::Published);
-    });
+            const QString serviceId = QString::fromLatin1(reply.value("ServiceID"));
+            if (serviceId != identity_.address()) {
+                failureReason_ = QStringLiteral("tor published %1, not the identity's address %2")
+                                     .arg(serviceId, identity_.address());
+                setState(State::Failed);
+                return;
+            }
+            ++publishCount_;
+            qCInfo(lcTor).noquote() << "onion service published:" << serviceId;
+            if (state_ == State::Publishing)
+                setState(State::Published);
+        });
     sodium_memzero(command.data(), size_t(command.size()));
 }
 

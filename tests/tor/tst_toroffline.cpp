@@ -141,6 +141,14 @@ private slots:
             QVERIFY(publishes(OnionIdentity::generate()));
     }
 
+    void serviceGoneBeforeTheReplyIsHarmless() {
+        {
+            OnionService service(launcher.get(), OnionIdentity::generate(), {80, 1, {}});
+            service.publish();
+        }
+        QVERIFY(publishes(OnionIdentity::generate()));
+    }
+
     void clientAuthorizationIsAccepted() {
         const ClientAuthKey key = ClientAuthKey::generate();
         const OnionIdentity identity = OnionIdentity::generate();
