@@ -1,6 +1,7 @@
 // The call engine: tor, the onion service, the call state machine and the data path of a call.
 #include "CallEngine.h"
 
+#include "media/AudioEngine.h"
 #include "media/CallQuality.h"
 #include "tor/ClientAuthKey.h"
 #include "tor/OnionAddress.h"
@@ -433,6 +434,8 @@ void CallEngine::hangUp() {
 
 void CallEngine::setMuted(bool muted) {
     muted_ = muted;
+    if (call_ && call_->audio)
+        call_->audio->setMicrophone(muted ? media::Microphone::Muted : media::Microphone::Live);
 }
 
 void CallEngine::setUnknownCallers(UnknownCallers policy) {
@@ -452,12 +455,20 @@ void CallEngine::activate() {
         multipath::EndpointConfig{}, multipath::makePolicy(names[agreed.policy % names.size()]));
     QString error;
     auto backend = config_.audio ? config_.audio(&error) : nullptr;
-    media::EncoderSettings encoder;
-    encoder.bitrate = int(agreed.bitrate);
-    encoder.packetPeriod = std::chrono::milliseconds(agreed.packetMs);
-    if (backend)
-        call_->media = CallMedia::start(std::move(backend), encoder, &error);
-    if (!call_->media) {
+    media::AudioEngineSettings audio;
+    audio.encoder.bitrate = int(agreed.bitrate);
+    audio.encoder.packetPeriod = std::chrono::milliseconds(agreed.packetMs);
+    audio.jitter.packetPeriod = audio.encoder.packetPeriod;
+    if (backend) {
+        call_->audio = std::make_unique<media::AudioEngine>(std::move(backend), audio,
+                                                            [this] { return now(); });
+        connect(call_->audio.get(), &media::AudioEngine::packetReady, this,
+                &CallEngine::sendPacket);
+        call_->audio->setMicrophone(muted_ ? media::Microphone::Muted : media::Microphone::Live);
+        if (!call_->audio->start(&error))
+            call_->audio.reset();
+    }
+    if (!call_->audio) {
         emit errorOccurred(QStringLiteral("Audio could not start: %1").arg(error));
         end(EndReason::HungUpLocally);
         return;
@@ -560,7 +571,8 @@ void CallEngine::onRecord(std::uint8_t slot, const QByteArray& record) {
     const std::int64_t periodMs = call_->hello.proposed.packetMs;
     for (const auto& f : frames) {
         ++call_->framesReceived;
-        call_->media->receive(f.seq, t, f.data);
+        call_->audio->receivePacket(f.seq, QByteArray(reinterpret_cast<const char*>(f.data.data()),
+                                                      qsizetype(f.data.size())));
         call_->frameDelays.push_back({arrivalMs, arrivalMs - std::int64_t(f.seq) * periodMs});
     }
     while (!call_->frameDelays.empty() &&
@@ -572,14 +584,6 @@ void CallEngine::tick() {
     if (!call_ || call_->state != CallState::Active)
         return;
     const multipath::Time t = now();
-    for (const QByteArray& packet :
-         call_->media->capture(muted_ ? media::Microphone::Muted : media::Microphone::Live)) {
-        const multipath::Frame frame{call_->nextSequence++, {packet.begin(), packet.end()}};
-        for (const auto& out : call_->endpoint->sendPacket(t, std::span(&frame, 1)))
-            sendSealed(out.link, out.bytes);
-    }
-    call_->media->play(t);
-
     const bool anyUp = !call_->endpoint->groups().upLinks().empty();
     const auto nowMs = std::chrono::duration_cast<std::chrono::milliseconds>(t);
     if (anyUp)
@@ -590,8 +594,20 @@ void CallEngine::tick() {
         end(EndReason::NetworkFailure);
         return;
     }
-    if (++ticks_ % kTicksPerStatistics == 0)
+    if (++ticks_ % kTicksPerStatistics == 0) {
+        // The peer's view of our loss does not travel back (yet); the paths are symmetric enough
+        // for our own receive loss to set the strength of the FEC we send.
+        call_->audio->setPeerLossPercent(call_->audio->receiveLossPercent());
         publishStatistics();
+    }
+}
+
+void CallEngine::sendPacket(std::uint32_t sequence, const QByteArray& packet) {
+    if (!call_ || call_->state != CallState::Active)
+        return;
+    const multipath::Frame frame{sequence, {packet.begin(), packet.end()}};
+    for (const auto& out : call_->endpoint->sendPacket(now(), std::span(&frame, 1)))
+        sendSealed(out.link, out.bytes);
 }
 
 void CallEngine::publishStatistics() {
@@ -632,19 +648,17 @@ void CallEngine::publishStatistics() {
     s.delayP50Ms = percentile(raw, 50);
     s.delayP95Ms = percentile(raw, 95);
     s.delayP99Ms = percentile(raw, 99);
-    const media::JitterBufferStats jb = call_->media->jitterBuffer().stats();
+    const media::JitterBufferStats jb = call_->audio->receiveStats();
     s.late = jb.late;
     s.lost = jb.lost;
     s.concealed = jb.concealedMs;
     s.jitterLevel = std::chrono::duration_cast<std::chrono::milliseconds>(jb.currentLevel);
     s.jitterTarget = std::chrono::duration_cast<std::chrono::milliseconds>(jb.targetDelay);
-    media::MouthToEarBudget budget;
-    budget.packetPeriod = std::chrono::milliseconds(call_->hello.proposed.packetMs);
-    budget.network = std::chrono::milliseconds(std::int64_t(s.delayP50Ms)) +
-                     std::chrono::milliseconds(monitor.rtt(call_->controlSlot).value_or(400ms) / 2);
-    budget.jitterBuffer = jb.targetDelay;
-    budget.captureLatency = call_->media->deviceLatency().input;
-    budget.playbackLatency = call_->media->deviceLatency().output;
+    // One-way network delay: half the control link's round trip plus the frame's delay above
+    // the fastest frame.
+    const auto network = std::chrono::milliseconds(std::int64_t(s.delayP50Ms)) +
+                         monitor.rtt(call_->controlSlot).value_or(400ms) / 2;
+    const media::MouthToEarBudget budget = call_->audio->mouthToEar(network);
     const double expected = double(jb.packetsReceived + jb.lost);
     s.mos =
         media::computeEModel({std::chrono::duration_cast<std::chrono::milliseconds>(budget.total()),
@@ -666,9 +680,11 @@ void CallEngine::end(EndReason reason) {
             if (call_->joined[slot])
                 sendSealed(slot, encodeControl(ControlCode::HangUp));
     }
-    if (call_->media)
+    if (call_->audio) {
         publishStatistics();
-    call_->media.reset();
+        call_->audio->stop();
+    }
+    call_->audio.reset();
     call_->state = CallState::Ended;
     if (call_->timeout)
         call_->timeout->stop();

@@ -5,11 +5,11 @@
 // Everything runs on the thread the engine lives on; callers talk to it through slots and signals.
 #pragma once
 
-#include "CallMedia.h"
 #include "CallTypes.h"
 #include "Handshake.h"
 #include "RecordSealer.h"
 #include "contacts/ContactBook.h"
+#include "media/AudioEngine.h"
 #include "multipath/MultipathEndpoint.h"
 #include "net/LinkListener.h"
 #include "net/LinkPool.h"
@@ -94,7 +94,7 @@ private:
         std::unique_ptr<RecordSealer> sealer;
         std::unique_ptr<RecordOpener> opener;
         std::unique_ptr<multipath::MultipathEndpoint> endpoint;
-        std::unique_ptr<CallMedia> media;
+        std::unique_ptr<media::AudioEngine> audio;
         net::LinkPool* pool = nullptr;                             // outgoing calls
         std::array<net::OnionLink*, multipath::kMaxLinks> links{}; // incoming calls
         std::uint8_t controlSlot = 0;
@@ -103,7 +103,6 @@ private:
         QElapsedTimer clock;
         std::optional<std::chrono::milliseconds> allDownSince;
         std::uint64_t rejected = 0, framesReceived = 0;
-        std::uint32_t nextSequence = 0;
         std::deque<std::pair<std::int64_t, std::int64_t>> frameDelays; // (arrival ms, raw ms)
         QTimer* timeout = nullptr;
     };
@@ -132,6 +131,7 @@ private:
     void closeSlot(std::uint8_t slot, const QString& reason);
     bool slotOpen(std::uint8_t slot) const;
     void tick();
+    void sendPacket(std::uint32_t sequence, const QByteArray& packet);
     void publishStatistics();
     void armTimeout(std::chrono::milliseconds after, EndReason reason);
     QList<QByteArray> allowedClientKeys() const;
