@@ -26,9 +26,9 @@ constexpr std::size_t kRecord = 498;
 constexpr quint16 kVirtualPort = 5060;
 constexpr int kLinks = 12;
 constexpr int kTimeout = 120000;
-// After the callee's tor was killed, the caller's tor sometimes keeps every new stream waiting on
-// state left from the dead service (seen in about 1 run in 10 on this machine); the pool's connect
-// timeout (15 s here) then retries on fresh circuits, which open at once.
+// After the callee's tor was killed and restarted, new links sometimes wait for about a minute
+// (about 1 run in 10 here): the caller's tor gets INTRODUCE_ACK, but the restarted service does not
+// complete the rendezvous yet. The pool's connect timeout (15 s here) retries until one does.
 constexpr int kRelinkTimeout = 240000;
 
 bool processAlive(qint64 pid) {
