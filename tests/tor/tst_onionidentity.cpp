@@ -52,6 +52,21 @@ private slots:
                  std::to_array(*reinterpret_cast<const std::uint8_t(*)[32]>(a.publicKey().data())));
     }
 
+    void signaturesVerifyOnlyForTheSignedMessageAndKey() {
+        const OnionIdentity identity = OnionIdentity::generate();
+        const QByteArray text("caller proves its onion address");
+        const std::span<const std::uint8_t> message(
+            reinterpret_cast<const std::uint8_t*>(text.constData()), std::size_t(text.size()));
+        const std::array<std::uint8_t, 64> signature = identity.sign(message);
+        QVERIFY(OnionIdentity::verify(identity.publicKey(), message, signature));
+        QVERIFY(!OnionIdentity::verify(identity.publicKey(), message.first(message.size() - 1),
+                                       signature));
+        QVERIFY(!OnionIdentity::verify(OnionIdentity::generate().publicKey(), message, signature));
+        std::array<std::uint8_t, 64> forged = signature;
+        forged[10] ^= 1;
+        QVERIFY(!OnionIdentity::verify(identity.publicKey(), message, forged));
+    }
+
     void saveAndLoadRoundTrip() {
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("identity/seed"));

@@ -280,6 +280,26 @@ private slots:
         pool.stop();
         QCOMPARE(pool.openCount(), 0);
     }
+
+    void poolDialsInStages() {
+        ScriptedSocks socks;
+        LinkPoolConfig config;
+        config.socks = socks.endpoint();
+        config.onionAddress = kHost.chopped(6);
+        config.port = 9;
+        config.links = 5;
+        config.recordSize = kRecord;
+        LinkPool pool(config);
+        pool.start(1);
+        QTRY_COMPARE(pool.openCount(), 1);
+        QTest::qWait(100);
+        QCOMPARE(socks.sessions.size(), std::size_t(1));
+        QVERIFY(pool.link(0) != nullptr);
+        QVERIFY(pool.link(1) == nullptr);
+        pool.start();
+        QTRY_COMPARE(pool.openCount(), 5);
+        QCOMPARE(socks.sessions.size(), std::size_t(5));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestOnionLink)
