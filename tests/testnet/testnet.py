@@ -56,10 +56,6 @@ def free_port(taken):
         return port
 
 
-def run(args, stdin=None):
-    return subprocess.run(args, input=stdin, capture_output=True, text=True, check=True)
-
-
 class Node:
     def __init__(self, root, kind, index, taken):
         self.kind = kind  # "auth", "relay" or "client"
