@@ -11,6 +11,7 @@
 #include "sim/TraceGenerator.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -71,8 +72,10 @@ public:
         }
         const std::string& v = values_.at(key);
         char* end = nullptr;
+        errno = 0;
         const long n = std::strtol(v.c_str(), &end, 10);
-        if (v.empty() || *end != '\0' || n <= 0)
+        // Every count the simulator takes fits an int; larger ones are typing mistakes.
+        if (v.empty() || *end != '\0' || n <= 0 || errno == ERANGE || n > 1'000'000'000)
             throw UsageError{key + " needs a positive whole number, not \"" + v + "\""};
         return n;
     }

@@ -46,6 +46,12 @@ EndReason endReasonFor(RefusalReason reason) {
     return EndReason::ProtocolError;
 }
 
+// Closes a link (what it still has to send is flushed) and deletes it once control returns.
+void discard(net::OnionLink* link) {
+    link->close();
+    link->deleteLater();
+}
+
 std::chrono::milliseconds unixNow() {
     return std::chrono::milliseconds(QDateTime::currentMSecsSinceEpoch());
 }
@@ -76,6 +82,10 @@ CallEngine::~CallEngine() {
 }
 
 bool CallEngine::start(QString* error) {
+    if (const auto bad = checkParameters(config_.parameters)) {
+        *error = *bad;
+        return false;
+    }
     QDir().mkpath(config_.dataDirectory);
     const QString identityPath =
         QDir(config_.dataDirectory).filePath(QStringLiteral("identity.key"));
@@ -126,7 +136,7 @@ bool CallEngine::start(QString* error) {
 void CallEngine::stop() {
     if (call_)
         end(EndReason::HungUpLocally);
-    finishCall();
+    closeEndedCalls();
     service_.reset();
     if (launcher_)
         launcher_->stop();
@@ -234,19 +244,23 @@ void CallEngine::onPoolLinkUp(std::uint8_t slot) {
         return; // other links join once the call has keys
     }
     sendOnSlot(slot, encodeHandshake(makeJoin(*call_->keys, slot)));
-    call_->joined[slot] = true;
+    call_->slotStates[slot] = SlotState::Up;
     call_->endpoint->linkUp(slot);
 }
 
 void CallEngine::onPoolLinkDown(std::uint8_t slot) {
     if (!call_)
         return;
-    ++call_->counters[slot].failures;
-    call_->joined[slot] = false;
-    if (call_->endpoint)
-        call_->endpoint->linkDown(slot);
+    slotLost(slot);
     if (!call_->keys && slot == call_->controlSlot && !call_->hello.caller.isEmpty())
         end(EndReason::NetworkFailure); // the handshake link broke before the answer
+}
+
+void CallEngine::slotLost(std::uint8_t slot) {
+    ++call_->counters[slot].failures;
+    call_->slotStates[slot] = SlotState::Down;
+    if (call_->endpoint)
+        call_->endpoint->linkDown(slot);
 }
 
 void CallEngine::onCallerHandshake(const HandshakeMessage& message) {
@@ -268,12 +282,9 @@ void CallEngine::onCallerHandshake(const HandshakeMessage& message) {
             end(EndReason::ProtocolError);
             return;
         }
-        activate();
-        if (!call_)
-            return;
-        call_->joined[call_->controlSlot] = true;
-        call_->endpoint->linkUp(call_->controlSlot);
-        call_->pool->start();
+        call_->agreed = accept->agreed;
+        if (activate())
+            call_->pool->start(call_->agreed.links);
     } else {
         end(EndReason::ProtocolError);
     }
@@ -291,8 +302,7 @@ void CallEngine::onLinkAccepted(net::OnionLink* link) {
         if (!call_ ||
             std::find(call_->links.begin(), call_->links.end(), link) == call_->links.end()) {
             qCInfo(lcCall) << "closing a link that did not prove it belongs to a call";
-            link->close();
-            link->deleteLater();
+            discard(link);
         }
     });
 }
@@ -302,8 +312,7 @@ void CallEngine::onFirstRecord(net::OnionLink* link, const QByteArray& record) {
     const HandshakeDecode decoded = decodeHandshake(bytesOf(record));
     if (!decoded.message) {
         qCWarning(lcCall) << "closing a new link:" << decoded.error;
-        link->close();
-        link->deleteLater();
+        discard(link);
         return;
     }
     if (const auto* hello = std::get_if<Hello>(&*decoded.message))
@@ -311,18 +320,14 @@ void CallEngine::onFirstRecord(net::OnionLink* link, const QByteArray& record) {
     else if (const auto* join = std::get_if<Join>(&*decoded.message))
         onJoin(link, *join);
     else {
-        link->close();
-        link->deleteLater();
+        discard(link);
     }
 }
 
 void CallEngine::refuseIncoming(net::OnionLink* link, const QString& peer, RefusalReason reason,
                                 EndReason local) {
     link->sendRecord(encodeHandshake(Refusal{reason}));
-    QTimer::singleShot(kLingerBeforeClose, link, [link] {
-        link->close();
-        link->deleteLater();
-    });
+    QTimer::singleShot(kLingerBeforeClose, link, [link] { discard(link); });
     emit callRefused(peer, local);
 }
 
@@ -351,6 +356,7 @@ void CallEngine::onIncomingHello(net::OnionLink* link, const Hello& hello) {
     call_->hello = hello;
     call_->clock.start();
     call_->controlSlot = hello.slot;
+    call_->slotStates[hello.slot] = SlotState::Joining;
     attachIncoming(link, hello.slot);
     link->sendRecord(encodeHandshake(Ringing{}));
     setCallState(CallState::Ringing);
@@ -360,18 +366,17 @@ void CallEngine::onIncomingHello(net::OnionLink* link, const Hello& hello) {
 
 void CallEngine::onJoin(net::OnionLink* link, const Join& join) {
     if (!call_ || !call_->keys || call_->direction != CallDirection::Incoming ||
-        join.slot >= call_->links.size() || !verifyJoin(*call_->keys, join)) {
+        join.slot >= call_->agreed.links || !verifyJoin(*call_->keys, join)) {
         qCWarning(lcCall) << "closing a link with a wrong join token";
         if (call_)
             ++call_->rejected;
-        link->close();
-        link->deleteLater();
+        discard(link);
         return;
     }
     if (call_->links[join.slot])
         closeSlot(join.slot, QStringLiteral("replaced"));
     attachIncoming(link, join.slot);
-    call_->joined[join.slot] = true;
+    call_->slotStates[join.slot] = SlotState::Up;
     call_->endpoint->linkUp(join.slot);
 }
 
@@ -383,10 +388,7 @@ void CallEngine::attachIncoming(net::OnionLink* link, std::uint8_t slot) {
         if (!call_ || call_->links[slot] != link)
             return;
         call_->links[slot] = nullptr;
-        ++call_->counters[slot].failures;
-        call_->joined[slot] = false;
-        if (call_->endpoint)
-            call_->endpoint->linkDown(slot);
+        slotLost(slot);
         if (!call_->keys && slot == call_->controlSlot)
             end(EndReason::Cancelled); // the caller went away while it was ringing
     });
@@ -396,8 +398,8 @@ void CallEngine::answer() {
     if (!call_ || call_->direction != CallDirection::Incoming || call_->state != CallState::Ringing)
         return;
     call_->ephemeral = std::make_unique<EphemeralKey>();
-    const Accept accept = makeAccept(*identity_, call_->hello, *call_->ephemeral,
-                                     agreeParameters(call_->hello.proposed, config_.parameters));
+    call_->agreed = agreeParameters(call_->hello.proposed, config_.parameters);
+    const Accept accept = makeAccept(*identity_, call_->hello, *call_->ephemeral, call_->agreed);
     call_->keys = deriveCallKeys(Role::Callee, *call_->ephemeral, call_->hello, accept);
     if (!call_->keys) {
         end(EndReason::ProtocolError);
@@ -405,10 +407,6 @@ void CallEngine::answer() {
     }
     sendOnSlot(call_->controlSlot, encodeHandshake(accept));
     activate();
-    if (!call_)
-        return;
-    call_->joined[call_->controlSlot] = true;
-    call_->endpoint->linkUp(call_->controlSlot);
 }
 
 void CallEngine::reject() {
@@ -433,9 +431,9 @@ void CallEngine::hangUp() {
 }
 
 void CallEngine::setMuted(bool muted) {
-    muted_ = muted;
+    microphone_ = muted ? media::Microphone::Muted : media::Microphone::Live;
     if (call_ && call_->audio)
-        call_->audio->setMicrophone(muted ? media::Microphone::Muted : media::Microphone::Live);
+        call_->audio->setMicrophone(microphone_);
 }
 
 void CallEngine::setUnknownCallers(UnknownCallers policy) {
@@ -444,15 +442,17 @@ void CallEngine::setUnknownCallers(UnknownCallers policy) {
 
 // ---- the active call ----
 
-void CallEngine::activate() {
-    const CallParameters& agreed = call_->direction == CallDirection::Incoming
-                                       ? agreeParameters(call_->hello.proposed, config_.parameters)
-                                       : call_->hello.proposed;
+// Both sides, once the keys exist: the data path, the handshake link joins the call, audio starts.
+bool CallEngine::activate() {
+    const CallParameters& agreed = call_->agreed;
     call_->sealer = std::make_unique<RecordSealer>(call_->keys->send);
     call_->opener = std::make_unique<RecordOpener>(call_->keys->receive);
     const auto names = multipath::policyNames();
     call_->endpoint = std::make_unique<multipath::MultipathEndpoint>(
-        multipath::EndpointConfig{}, multipath::makePolicy(names[agreed.policy % names.size()]));
+        multipath::EndpointConfig{}, multipath::makePolicy(names[agreed.policy]));
+    call_->slotStates[call_->controlSlot] = SlotState::Up;
+    call_->endpoint->linkUp(call_->controlSlot);
+    call_->lastAuthenticated = now();
     QString error;
     auto backend = config_.audio ? config_.audio(&error) : nullptr;
     media::AudioEngineSettings audio;
@@ -464,20 +464,21 @@ void CallEngine::activate() {
                                                             [this] { return now(); });
         connect(call_->audio.get(), &media::AudioEngine::packetReady, this,
                 &CallEngine::sendPacket);
-        call_->audio->setMicrophone(muted_ ? media::Microphone::Muted : media::Microphone::Live);
+        call_->audio->setMicrophone(microphone_);
         if (!call_->audio->start(&error))
             call_->audio.reset();
     }
     if (!call_->audio) {
         emit errorOccurred(QStringLiteral("Audio could not start: %1").arg(error));
         end(EndReason::HungUpLocally);
-        return;
+        return false;
     }
     if (call_->timeout)
         call_->timeout->stop();
     setCallState(CallState::Active);
     ticks_ = 0;
     tick_.start();
+    return true;
 }
 
 bool CallEngine::slotOpen(std::uint8_t slot) const {
@@ -503,16 +504,12 @@ void CallEngine::sendSealed(std::uint8_t slot, const multipath::RecordBytes& pla
 
 void CallEngine::closeSlot(std::uint8_t slot, const QString& reason) {
     qCInfo(lcCall) << "closing link" << slot << ":" << reason;
-    ++call_->counters[slot].failures;
-    call_->joined[slot] = false;
-    if (call_->endpoint)
-        call_->endpoint->linkDown(slot);
     if (call_->pool) {
-        call_->pool->replace(slot);
+        call_->pool->replace(slot); // reports the old link down (slotLost) and dials a new one
     } else if (net::OnionLink* link = call_->links[slot]) {
         call_->links[slot] = nullptr;
-        link->close();
-        link->deleteLater();
+        slotLost(slot);
+        discard(link);
     }
 }
 
@@ -533,12 +530,17 @@ void CallEngine::onRecord(std::uint8_t slot, const QByteArray& record) {
             end(endReasonFor(std::get<Refusal>(*decoded.message).reason));
             return;
         }
+        if (slot == call_->controlSlot) {
+            qCWarning(lcCall) << "unexpected handshake message:" << decoded.error;
+            end(EndReason::ProtocolError);
+            return;
+        }
         closeSlot(slot,
                   decoded.error.isEmpty() ? QStringLiteral("unexpected message") : decoded.error);
         return;
     }
-    if (!call_->joined[slot])
-        return; // a link of ours whose Join is still on its way: the peer sends nothing yet
+    if (call_->slotStates[slot] != SlotState::Up)
+        return; // not (yet) part of the call
     if (record.size() != qsizetype(multipath::kRecordSize)) {
         closeSlot(slot, QStringLiteral("record of the wrong size"));
         return;
@@ -555,6 +557,7 @@ void CallEngine::onRecord(std::uint8_t slot, const QByteArray& record) {
             qCWarning(lcCall) << "dropping a replayed or stale record on link" << slot;
         return;
     }
+    call_->lastAuthenticated = now();
     if (decodeControl(plain) == ControlCode::HangUp) {
         end(EndReason::HungUpByPeer);
         return;
@@ -583,14 +586,9 @@ void CallEngine::onRecord(std::uint8_t slot, const QByteArray& record) {
 void CallEngine::tick() {
     if (!call_ || call_->state != CallState::Active)
         return;
-    const multipath::Time t = now();
-    const bool anyUp = !call_->endpoint->groups().upLinks().empty();
-    const auto nowMs = std::chrono::duration_cast<std::chrono::milliseconds>(t);
-    if (anyUp)
-        call_->allDownSince.reset();
-    else if (!call_->allDownSince)
-        call_->allDownSince = nowMs;
-    else if (nowMs - *call_->allDownSince > config_.networkLossTimeout) {
+    // Records flow 25 times a second both ways, even in silence: this long without one genuine
+    // record means the peer is gone, whatever the state of our TCP streams.
+    if (now() - call_->lastAuthenticated > config_.networkLossTimeout) {
         end(EndReason::NetworkFailure);
         return;
     }
@@ -618,12 +616,15 @@ void CallEngine::publishStatistics() {
     s.duration = std::chrono::duration_cast<std::chrono::milliseconds>(t);
     const auto& groups = call_->endpoint->groups();
     const auto& monitor = call_->endpoint->monitor();
-    for (std::uint8_t slot = 0; slot < config_.parameters.links; ++slot) {
+    for (std::uint8_t slot = 0; slot < call_->agreed.links; ++slot) {
         LinkStatistics l;
         l.slot = slot;
-        l.state = call_->joined[slot] ? QStringLiteral("up")
-                  : slotOpen(slot)    ? QStringLiteral("joining")
-                                      : QStringLiteral("down");
+        const SlotState state = call_->slotStates[slot] == SlotState::Down && slotOpen(slot)
+                                    ? SlotState::Joining
+                                    : call_->slotStates[slot];
+        l.state = state == SlotState::Up        ? QStringLiteral("up")
+                  : state == SlotState::Joining ? QStringLiteral("joining")
+                                                : QStringLiteral("down");
         if (const auto g = groups.group(slot))
             l.group = *g == multipath::LinkGroup::First    ? QStringLiteral("first")
                       : *g == multipath::LinkGroup::Second ? QStringLiteral("second")
@@ -672,43 +673,51 @@ void CallEngine::publishStatistics() {
 }
 
 void CallEngine::end(EndReason reason) {
-    if (!call_ || call_->state == CallState::Ended)
+    if (!call_)
         return;
     tick_.stop();
-    if (call_->keys && call_->sealer) {
+    if (call_->timeout)
+        call_->timeout->stop();
+    if (call_->sealer) {
         for (std::uint8_t slot = 0; slot < multipath::kMaxLinks; ++slot)
-            if (call_->joined[slot])
+            if (call_->slotStates[slot] == SlotState::Up)
                 sendSealed(slot, encodeControl(ControlCode::HangUp));
     }
     if (call_->audio) {
         publishStatistics();
         call_->audio->stop();
+        call_->audio.reset();
     }
-    call_->audio.reset();
-    call_->state = CallState::Ended;
-    if (call_->timeout)
-        call_->timeout->stop();
-    qCInfo(lcCall) << "call with" << call_->peer << "ended:" << describe(reason);
-    emit callStateChanged(CallState::Ended, call_->peer, reason);
-    // The links close a moment later so that the last records reach the peer.
-    QTimer::singleShot(kLingerBeforeClose, this, &CallEngine::finishCall);
+    // The engine is free for the next call at once; the old call's links only linger a moment,
+    // detached from the engine, so that the last records reach the peer.
+    std::unique_ptr<Call> call = std::move(call_);
+    call->state = CallState::Ended;
+    if (call->pool)
+        call->pool->disconnect(this);
+    for (net::OnionLink* link : call->links)
+        if (link)
+            link->disconnect(this);
+    qCDebug(lcCall) << "call with" << call->peer << "ended:" << describe(reason);
+    const QString peer = call->peer;
+    ended_.push_back(std::move(call));
+    QTimer::singleShot(kLingerBeforeClose, this, &CallEngine::closeEndedCalls);
+    emit callStateChanged(CallState::Ended, peer, reason);
 }
 
-void CallEngine::finishCall() {
-    if (!call_)
-        return;
-    std::unique_ptr<Call> call = std::move(call_);
-    if (call->pool) {
-        call->pool->stop();
-        call->pool->deleteLater();
-    }
-    for (net::OnionLink* link : call->links) {
-        if (link) {
-            link->close();
-            link->deleteLater();
+void CallEngine::closeEndedCalls() {
+    for (const auto& call : ended_) {
+        if (call->pool) {
+            call->pool->stop();
+            call->pool->deleteLater();
         }
+        for (net::OnionLink* link : call->links) {
+            if (link) {
+                discard(link);
+            }
+        }
+        delete call->timeout;
     }
-    delete call->timeout;
+    ended_.clear();
 }
 
 } // namespace onionvoice::call

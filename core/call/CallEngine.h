@@ -19,6 +19,7 @@
 #include <QElapsedTimer>
 #include <QHash>
 #include <QObject>
+#include <QPointer>
 #include <QTimer>
 #include <functional>
 #include <memory>
@@ -81,6 +82,8 @@ signals:
     void errorOccurred(const QString& message);
 
 private:
+    // A slot's link: none, open but not yet part of the call, or carrying the call's records.
+    enum class SlotState { Down, Joining, Up };
     struct SlotCounters {
         std::uint64_t sent = 0, received = 0, failures = 0;
     };
@@ -90,18 +93,20 @@ private:
         QString peer;
         std::unique_ptr<EphemeralKey> ephemeral;
         Hello hello;
+        CallParameters agreed;
         std::optional<CallKeys> keys;
         std::unique_ptr<RecordSealer> sealer;
         std::unique_ptr<RecordOpener> opener;
         std::unique_ptr<multipath::MultipathEndpoint> endpoint;
         std::unique_ptr<media::AudioEngine> audio;
-        net::LinkPool* pool = nullptr;                             // outgoing calls
-        std::array<net::OnionLink*, multipath::kMaxLinks> links{}; // incoming calls
+        net::LinkPool* pool = nullptr; // outgoing calls
+        // Incoming calls. QPointer: a link deletes itself when it fails, also after the call ended.
+        std::array<QPointer<net::OnionLink>, multipath::kMaxLinks> links{};
         std::uint8_t controlSlot = 0;
+        std::array<SlotState, multipath::kMaxLinks> slotStates{};
         std::array<SlotCounters, multipath::kMaxLinks> counters{};
-        std::array<bool, multipath::kMaxLinks> joined{};
         QElapsedTimer clock;
-        std::optional<std::chrono::milliseconds> allDownSince;
+        multipath::Time lastAuthenticated{}; // when the peer's last genuine record arrived
         std::uint64_t rejected = 0, framesReceived = 0;
         std::deque<std::pair<std::int64_t, std::int64_t>> frameDelays; // (arrival ms, raw ms)
         QTimer* timeout = nullptr;
@@ -109,7 +114,7 @@ private:
 
     void setCallState(CallState state);
     void end(EndReason reason);
-    void finishCall();
+    void closeEndedCalls();
     multipath::Time now() const;
 
     void onLinkAccepted(net::OnionLink* link);
@@ -125,7 +130,8 @@ private:
     void onRecord(std::uint8_t slot, const QByteArray& record);
     void onCallerHandshake(const HandshakeMessage& message);
 
-    void activate();
+    bool activate();
+    void slotLost(std::uint8_t slot);
     void sendOnSlot(std::uint8_t slot, std::span<const std::uint8_t> bytes);
     void sendSealed(std::uint8_t slot, const multipath::RecordBytes& plain);
     void closeSlot(std::uint8_t slot, const QString& reason);
@@ -143,9 +149,10 @@ private:
     std::unique_ptr<net::LinkListener> listener_;
     std::unique_ptr<tor::OnionService> service_;
     std::unique_ptr<Call> call_;
+    std::vector<std::unique_ptr<Call>> ended_; // their links linger briefly, then close
     QTimer tick_;
     int ticks_ = 0;
-    bool muted_ = false;
+    media::Microphone microphone_ = media::Microphone::Live;
 };
 
 } // namespace onionvoice::call

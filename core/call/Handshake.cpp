@@ -1,11 +1,13 @@
 // Handshake messages, their signatures, and the derivation of the call's keys.
 #include "Handshake.h"
 
+#include "media/VoiceCodec.h"
 #include "multipath/SchedulingPolicy.h"
 #include "multipath/WireIo.h"
 #include "tor/OnionAddress.h"
 
 #include <cstring>
+#include <limits>
 #include <sodium.h>
 #include <stdexcept>
 
@@ -32,6 +34,7 @@ constexpr std::size_t kHelloSigned = 2 + 56 + 56 + 32 + 32 + 8 + 8 + 1;
 constexpr std::size_t kAcceptSigned = 2 + 32 + 32 + 8;
 
 bool writeAddress(ByteWriter& w, const QString& address) {
+    Q_ASSERT(address.size() == tor::kOnionAddressLength);
     const QByteArray latin = address.toLatin1();
     return latin.size() == tor::kOnionAddressLength &&
            w.bytes({reinterpret_cast<const std::uint8_t*>(latin.constData()),
@@ -54,13 +57,23 @@ bool readParameters(ByteReader& r, CallParameters& p) {
     return r.u32(p.bitrate) && r.u16(p.packetMs) && r.u8(p.links) && r.u8(p.policy);
 }
 
+} // namespace
+
 std::optional<QString> checkParameters(const CallParameters& p) {
     if (p.bitrate < 6000 || p.bitrate > 64000 || p.packetMs % 20 != 0 || p.packetMs == 0 ||
         p.packetMs > 60 || p.links == 0 || p.links > multipath::kMaxLinks ||
         p.policy >= multipath::policyNames().size())
         return QStringLiteral("call parameters out of range");
+    // The largest packet the encoder may make must fit one record (score reports give way).
+    const std::size_t peak =
+        media::VoiceEncoder::maxPacketBytes(int(p.bitrate), std::chrono::milliseconds(p.packetMs));
+    if (peak + multipath::kFrameEntryOverhead > multipath::frameSpace(0))
+        return QStringLiteral(
+            "bitrate too high for the packet period: packets would not fit a cell");
     return std::nullopt;
 }
+
+namespace {
 
 template <typename Tail> SealedRecord writeMessage(Tag tag, Tail&& tail) {
     SealedRecord out{};
@@ -241,6 +254,9 @@ std::optional<QString> verifyHello(const Hello& hello, const QString& ourAddress
         return QStringLiteral("caller address is not a valid onion address");
     if (hello.callee != ourAddress)
         return QStringLiteral("call is addressed to another onion address");
+    // Checked before the signature: refuse times that do not even fit a signed 64-bit count.
+    if (hello.unixMs > std::uint64_t(std::numeric_limits<std::int64_t>::max()))
+        return QStringLiteral("caller's clock is too far off (or the hello is replayed)");
     const auto skew = std::chrono::milliseconds(std::int64_t(hello.unixMs)) - unixTime;
     if (skew > maxSkew || skew < -maxSkew)
         return QStringLiteral("caller's clock is too far off (or the hello is replayed)");
@@ -268,7 +284,8 @@ std::optional<QString> verifyAccept(const Accept& accept, const Hello& hello) {
         return bad;
     const CallParameters& p = hello.proposed;
     const CallParameters& a = accept.agreed;
-    if (a.bitrate > p.bitrate || a.links > p.links || a.packetMs != p.packetMs)
+    if (a.bitrate > p.bitrate || a.links > p.links || a.packetMs != p.packetMs ||
+        a.policy != p.policy)
         return QStringLiteral("callee agreed to parameters that were not proposed");
     if (!tor::OnionIdentity::verify(callee.publicKey, acceptTranscript(accept, hello),
                                     accept.signature))

@@ -114,6 +114,10 @@ Accept makeAccept(const tor::OnionIdentity& callee, const Hello& hello,
                   const EphemeralKey& ephemeral, const CallParameters& agreed);
 std::optional<QString> verifyAccept(const Accept& accept, const Hello& hello);
 
+// Whether parameters are usable at all (ranges, and the largest packet fits one record); a reason
+// when not.
+std::optional<QString> checkParameters(const CallParameters& parameters);
+
 // What the callee agrees to: the caller's proposal within the callee's own limits.
 CallParameters agreeParameters(const CallParameters& proposed, const CallParameters& limits);
 

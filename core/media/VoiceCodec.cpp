@@ -102,8 +102,11 @@ std::size_t VoiceEncoder::samplesPerPacket() const {
 }
 
 std::size_t VoiceEncoder::maxPacketBytes() const {
-    const auto average =
-        std::size_t(m_settings.bitrate) * std::size_t(m_settings.packetPeriod.count()) / 8000;
+    return maxPacketBytes(m_settings.bitrate, m_settings.packetPeriod);
+}
+
+std::size_t VoiceEncoder::maxPacketBytes(int bitrate, std::chrono::milliseconds packetPeriod) {
+    const auto average = std::size_t(bitrate) * std::size_t(packetPeriod.count()) / 8000;
     return average * 3 / 2;
 }
 

@@ -51,6 +51,8 @@ public:
     // Variable bitrate follows the speech; packets are capped at 1.5 times the average size so a
     // record always has room for them.
     std::size_t maxPacketBytes() const;
+    // The same bound for any settings (a call checks that its packets fit one record).
+    static std::size_t maxPacketBytes(int bitrate, std::chrono::milliseconds packetPeriod);
 
 private:
     struct Deleter {

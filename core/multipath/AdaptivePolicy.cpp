@@ -83,11 +83,9 @@ LinkSelection AdaptivePolicy::select(const SchedulingContext& c) {
     s.add(it->link);
 
     credit_ = std::min(credit_ + tuning_.duplicateBudget, 4.0);
-    const Millis best = candidates.front().delay;
-    const bool trouble =
-        std::any_of(candidates.begin(), candidates.end(), [&](const Candidate& cand) {
-            return cand.delay > best + tuning_.troubleMargin;
-        });
+    // Trouble: even the link chosen, the best one usable now, is slow. A second copy on the next
+    // best link then hedges against a spike that is building up on both.
+    const bool trouble = it->delay > tuning_.troubleMargin;
     if (trouble && credit_ >= 1.0 && candidates.size() > 1) {
         // The best other link, even the previous packet's: the piggyback rule (a frame never
         // twice on one link) is kept per record by the sender.

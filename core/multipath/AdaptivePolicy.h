@@ -1,8 +1,8 @@
 // OnionVoice's own scheduling policy. It ranks and picks links by measured one-way delay instead
 // of reorder counts, reacts to a stalled link as soon as a record on it is overdue, never puts two
 // consecutive packets on one link (so a frame and its piggybacked copy never share a TCP stream),
-// and sends a second copy of a packet only while the monitor sees trouble, within a small budget
-// of extra cells.
+// and sends a second copy of a packet only while even the best usable link is slow, within a small
+// budget of extra cells.
 #pragma once
 
 #include "SchedulingPolicy.h"
@@ -12,7 +12,7 @@ namespace onionvoice::multipath {
 struct AdaptiveTuning {
     // Extra copies allowed, as a fraction of packets (the cell budget above one cell per packet).
     double duplicateBudget = 0.04;
-    // A link whose current delay exceeds the best link's by this much counts as in trouble.
+    // The chosen link is in trouble when its expected delay exceeds the fastest path by this much.
     Millis troubleMargin{120};
     // Grace beyond the fastest round trip before an unacknowledged record counts as overdue: the
     // peer acknowledges only with its next record, one packet period later at most.

@@ -109,8 +109,9 @@ int LinkMonitor::outOfOrderCount(std::uint32_t txSeq) const {
         return 0;
     const std::uint32_t span = std::min<std::uint32_t>(*highest_ - txSeq, kRing - 1);
     int count = 0;
-    for (std::uint32_t s = txSeq + 1; s <= txSeq + span; ++s)
-        count += received(s) ? 1 : 0;
+    // Counted by offset: txSeq + span may be the largest uint32_t, where `s <= end` never fails.
+    for (std::uint32_t k = 1; k <= span; ++k)
+        count += received(txSeq + k) ? 1 : 0;
     return count;
 }
 

@@ -15,13 +15,19 @@ MultipathEndpoint::MultipathEndpoint(EndpointConfig config,
 }
 
 void MultipathEndpoint::linkUp(LinkId link) {
-    monitor_.resetLink(link);
+    resetLink(link);
     groups_.linkUp(link);
 }
 
 void MultipathEndpoint::linkDown(LinkId link) {
-    monitor_.resetLink(link);
+    resetLink(link);
     groups_.linkDown(link);
+}
+
+// What was measured or is outstanding on a slot describes the link that was there, not the next.
+void MultipathEndpoint::resetLink(LinkId link) {
+    monitor_.resetLink(link);
+    delivery_.resetLink(link);
 }
 
 void MultipathEndpoint::maybeRerank(Time now) {

@@ -66,6 +66,7 @@ private:
         std::uint32_t linkMask = 0; // links that already carried a copy
     };
     void maybeRerank(Time now);
+    void resetLink(LinkId link);
     bool buildRecord(Time now, LinkId link, std::span<const Frame> fresh, RecordBytes& out);
 
     EndpointConfig config_;

@@ -2,6 +2,8 @@
 // with the file name and line number.
 #include "LinkTrace.h"
 
+#include "multipath/Types.h"
+
 #include <algorithm>
 #include <cctype>
 #include <charconv>
@@ -13,7 +15,7 @@
 namespace onionvoice::sim {
 namespace {
 
-constexpr int kMaxSlots = 16; // multipath::kMaxLinks; the simulator cannot drive more links
+constexpr int kMaxSlots = int(multipath::kMaxLinks); // the engine drives no more links
 
 std::string trim(std::string s) {
     const auto notSpace = [](unsigned char c) {

@@ -1,6 +1,6 @@
 // Tor-like link trace generator.
 //
-// Each call has n link bySlot. A link is one TCP stream over a caller circuit and a callee circuit
+// Each call has n link slots. A link is one TCP stream over a caller circuit and a callee circuit
 // joined at a rendezvous point. Its one-way delay, per direction, is
 //     base × drift(t) + jitter + own spikes + spikes of the caller's and the callee's guard.
 // Numbers and their sources (seeds = ../shared/seeds/):

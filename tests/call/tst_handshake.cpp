@@ -161,6 +161,25 @@ private slots:
         QVERIFY(!verifyJoin(callee, makeJoin(otherCall, 5)));
     }
 
+    void absurdTimeAndParametersAreRefused() {
+        const OnionIdentity alice = identity(1), bob = identity(2);
+        EphemeralKey e;
+        Hello future = makeHello(alice, bob.address(), e, {}, 0, kNow);
+        future.unixMs = std::uint64_t(1) << 63; // would overflow a signed count
+        QVERIFY(verifyHello(future, bob.address(), kNow, 10min).has_value());
+        QVERIFY(checkParameters({64000, 60, 12, 4}).has_value()); // 720-byte packets
+        QVERIFY(checkParameters({32000, 40, 12, 4}) == std::nullopt);
+        QVERIFY(checkParameters({32000, 40, 17, 4}).has_value());
+        QVERIFY(checkParameters({32000, 40, 12, 9}).has_value());
+    }
+
+    void acceptMustKeepThePolicy() {
+        const OnionIdentity alice = identity(1), bob = identity(2);
+        EphemeralKey ea, eb;
+        const Hello hello = makeHello(alice, bob.address(), ea, {32000, 40, 12, 4}, 0, kNow);
+        QVERIFY(verifyAccept(makeAccept(bob, hello, eb, {32000, 40, 12, 2}), hello).has_value());
+    }
+
     void slotOutOfRangeIsRefused() {
         const OnionIdentity alice = identity(1), bob = identity(2);
         EphemeralKey e;

@@ -103,9 +103,9 @@ private slots:
         }
     }
 
-    void adaptiveReceivesFeedbackThroughTheOtherDirection() {
-        // The peer's reports are the adaptive policy's only view of its own direction: with
-        // them it must beat DONAR's alternate at the same cell count on a Tor-like trace.
+    void adaptiveBeatsAlternateAtTheSameCellCount() {
+        // On one Tor-like trace (the policy table in README covers 56 calls): lower p99 than
+        // DONAR's alternate for at most 5 % more cells, every frame delivered exactly once.
         const LinkTrace t = generateTrace({12, 5, 21});
         const auto adaptive = simulateCall(t, config("adaptive"));
         const auto alternate = simulateCall(t, config("alternate"));

@@ -122,6 +122,20 @@ private slots:
         QCOMPARE(b->receive(10ms, 0, shortRecord, got), RecordError::WrongSize);
     }
 
+    void replacedLinkIsUsedAgain() {
+        // Records in flight on a link that breaks are never acknowledged; its replacement must
+        // not inherit them, or the adaptive policy would shun the slot for the rest of the call.
+        auto a = endpoint("adaptive", 2);
+        const Frame f = audio(1);
+        for (std::uint32_t i = 0; i < 10; ++i)
+            a->sendPacket(Millis(40 * i), std::span(&f, 1));
+        QVERIFY(a->delivery().oldestUnacknowledged(400ms, 0).has_value());
+        a->linkDown(0);
+        a->linkUp(0);
+        QVERIFY(!a->delivery().oldestUnacknowledged(400ms, 0).has_value());
+        QVERIFY(!a->monitor().localScore(400ms, 0).has_value());
+    }
+
     void nothingIsSentWithoutLinks() {
         auto a = endpoint("alternate", 0);
         const Frame f = audio(1);

@@ -112,6 +112,14 @@ private slots:
         QCOMPARE(reports[0].currentDelay, std::uint8_t(10));
     }
 
+    void hostileSequenceNumbersTerminate() {
+        // The largest transmission number, then the one below it: counting must not wrap.
+        LinkMonitor m(2000ms);
+        m.onRecord(100ms, 0, peerRecord(0xFFFFFFFF, 0));
+        QCOMPARE(m.onRecord(110ms, 1, peerRecord(0xFFFFFFFE, 0, {0})), 1);
+        QVERIFY(m.localScore(120ms, 1).has_value());
+    }
+
     void resetForgetsTheLink() {
         LinkMonitor m(2000ms);
         m.onRecord(100ms, 2, peerRecord(0, 0));

@@ -121,25 +121,39 @@ private slots:
         QCOMPARE(w.pick(p, 1000ms), ids({0}));
     }
 
-    void adaptiveStaysWithinItsDuplicateBudget() {
+    void adaptiveCopiesOnlyInTroubleAndWithinBudget_data() {
+        QTest::addColumn<int>("fastest"); // relative delay of the two best links (ms)
+        QTest::addColumn<bool>("trouble");
+        QTest::newRow("healthy") << 0 << false;
+        QTest::newRow("every link slow") << 200 << true;
+    }
+    void adaptiveCopiesOnlyInTroubleAndWithinBudget() {
+        QFETCH(int, fastest);
+        QFETCH(bool, trouble);
         World w(6);
-        const std::uint32_t delays[] = {0, 10, 500, 600, 700, 800}; // half the links in trouble
+        // The first record defines the fastest path (0 ms); the links then show their delays.
+        w.monitor.onRecord(1000ms, 5, peerRecord(0, 850, 700));
+        const int delays[] = {fastest, fastest + 10, 500, 600, 700, 800};
         for (LinkId l = 0; l < 6; ++l)
-            w.monitor.onRecord(Millis(1000 + delays[l]), l, peerRecord(l, 850, 700));
+            w.monitor.onRecord(Millis(1000 + delays[l]), l, peerRecord(l + 1, 850, 700));
         AdaptiveTuning tuning;
         AdaptivePolicy p(tuning);
         int copies = 0;
         LinkId previous = kNoLink;
         const int packets = 1000;
         for (int i = 0; i < packets; ++i) {
-            const auto s = w.pick(p, 1000ms, previous);
+            const auto s = w.pick(p, 1900ms, previous);
             QVERIFY(!s.empty());
             QVERIFY(s[0] != previous);
             previous = s[0];
             copies += int(s.size()) - 1;
         }
-        QVERIFY(copies > 0); // trouble was seen, so some second copies were sent
-        QVERIFY(copies <= int(tuning.duplicateBudget * packets) + 1);
+        if (trouble) {
+            QVERIFY(copies > 0);
+            QVERIFY(copies <= int(tuning.duplicateBudget * packets) + 1);
+        } else {
+            QCOMPARE(copies, 0);
+        }
     }
 };
 
