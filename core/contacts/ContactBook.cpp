@@ -2,6 +2,7 @@
 #include "ContactBook.h"
 
 #include "tor/OnionAddress.h"
+#include "tor/PrivateFile.h"
 
 #include <QDir>
 #include <QFile>
@@ -10,7 +11,6 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLoggingCategory>
-#include <QSaveFile>
 
 Q_LOGGING_CATEGORY(lcContacts, "onionvoice.contacts")
 
@@ -142,11 +142,9 @@ bool ContactBook::save(QString* error) const {
         QJsonDocument(QJsonObject{{"version", kFormatVersion}, {"contacts", list}}).toJson();
 
     QDir().mkpath(QFileInfo(path_).absolutePath());
-    QSaveFile file(path_);
-    if (!file.open(QIODevice::WriteOnly) ||
-        !file.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner) ||
-        file.write(json) != json.size() || !file.commit()) {
-        *error = QStringLiteral("The contact book could not be saved: %1").arg(file.errorString());
+    QString why;
+    if (!tor::writePrivateFile(path_, json, &why)) {
+        *error = QStringLiteral("The contact book could not be saved: %1").arg(why);
         return false;
     }
     return true;

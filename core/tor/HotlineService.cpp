@@ -1,10 +1,10 @@
 // Key files of a HiddenServiceDir and the life cycle of the hotline's tor instance.
 #include "HotlineService.h"
 
+#include "PrivateFile.h"
 #include "TorLog.h"
 
 #include <QDir>
-#include <QSaveFile>
 #include <sodium.h>
 
 namespace onionvoice::tor {
@@ -15,17 +15,6 @@ QByteArray keyFileHeader(const char* tag) {
     QByteArray header(tag);
     header.append(QByteArray(32 - header.size(), '\0'));
     return header;
-}
-
-bool writePrivate(const QString& path, const QByteArray& content, QString* error) {
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly) ||
-        !file.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner) ||
-        file.write(content) != content.size() || !file.commit()) {
-        *error = QStringLiteral("cannot write %1: %2").arg(path, file.errorString());
-        return false;
-    }
-    return true;
 }
 
 } // namespace
@@ -50,15 +39,15 @@ bool HotlineService::writeServiceDirectory(const QString& dir, const OnionIdenti
     const SecretBytes<64> expanded = identity.expandedSecretKey();
     QByteArray secret = keyFileHeader("== ed25519v1-secret: type0 ==");
     secret.append(reinterpret_cast<const char*>(expanded.data()), int(expanded.size()));
-    const bool ok = writePrivate(dir + QStringLiteral("/hs_ed25519_secret_key"), secret, error);
+    const bool ok = writePrivateFile(dir + QStringLiteral("/hs_ed25519_secret_key"), secret, error);
     sodium_memzero(secret.data(), size_t(secret.size()));
     if (!ok)
         return false;
     QByteArray publicKey = keyFileHeader("== ed25519v1-public: type0 ==");
     publicKey.append(reinterpret_cast<const char*>(identity.publicKey().data()), 32);
-    return writePrivate(dir + QStringLiteral("/hs_ed25519_public_key"), publicKey, error) &&
-           writePrivate(dir + QStringLiteral("/hostname"),
-                        identity.address().toLatin1() + ".onion\n", error);
+    return writePrivateFile(dir + QStringLiteral("/hs_ed25519_public_key"), publicKey, error) &&
+           writePrivateFile(dir + QStringLiteral("/hostname"),
+                            identity.address().toLatin1() + ".onion\n", error);
 }
 
 QStringList HotlineService::torrcLines(const QString& serviceDir, quint16 virtualPort,

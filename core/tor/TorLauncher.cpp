@@ -1,6 +1,7 @@
 // tor process life cycle: discovery, torrc, control-port handshake, bootstrap and restarts.
 #include "TorLauncher.h"
 
+#include "PrivateFile.h"
 #include "TorLog.h"
 
 #include <QCoreApplication>
@@ -8,7 +9,6 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QRegularExpression>
-#include <QSaveFile>
 #include <QStandardPaths>
 #include <sodium.h>
 
@@ -19,17 +19,6 @@ constexpr auto kPollInterval = std::chrono::milliseconds(50);
 constexpr auto kVersionTimeout = std::chrono::milliseconds(10000);
 constexpr auto kStopTimeout = std::chrono::milliseconds(5000);
 constexpr int kKeptLogLines = 20;
-
-bool writePrivateFile(const QString& path, const QByteArray& content, QString* error) {
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly) ||
-        !file.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner) ||
-        file.write(content) != content.size() || !file.commit()) {
-        *error = QStringLiteral("cannot write %1: %2").arg(path, file.errorString());
-        return false;
-    }
-    return true;
-}
 
 } // namespace
 
