@@ -35,7 +35,7 @@ struct LinkLife {
 
 struct LinkTrace {
     std::vector<std::vector<LinkLife>> bySlot; // slot → its links in time order
-    double durationMs = 0;                    // the last t_ms in the file
+    double durationMs = 0;                     // the last t_ms in the file
 };
 
 struct TraceError {
