@@ -1,6 +1,8 @@
 // WAV file source, sink and backend (see WavFileBackend.h).
 #include "media/WavFileBackend.h"
 
+#include "media/MediaLog.h"
+
 #include <algorithm>
 
 namespace onionvoice::media {
@@ -66,8 +68,12 @@ WavFileBackend::WavFileBackend(std::unique_ptr<WavFileSource> source,
                   m_sink->append(frame);
           }) {}
 
+// A backend owned by a call goes away without anyone calling finish(): the recording is still
+// committed, and a failure is logged since there is nobody left to return it to.
 WavFileBackend::~WavFileBackend() {
-    m_device.stop();
+    QString error;
+    if (!finish(&error))
+        qCWarning(lcMedia) << "recording not written:" << error;
 }
 
 bool WavFileBackend::start(AudioRings& rings, QString*) {

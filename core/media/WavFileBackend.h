@@ -38,7 +38,8 @@ public:
     bool start(AudioRings& rings, QString* error) override;
     void stop() override;
     AudioLatency latency() const override { return {}; }
-    // Ends the recording (after stop()) and commits the output file.
+    // Ends the recording and commits the output file; the destructor does it too, logging what
+    // it cannot report.
     bool finish(QString* error);
 
 private:

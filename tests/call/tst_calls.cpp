@@ -24,26 +24,6 @@ namespace {
 constexpr int kStartTimeout = 90000;
 constexpr int kCallTimeout = 60000;
 
-// The WAV backend writes its recording only when told to finish; a call just stops its device.
-class RecordingBackend final : public media::AudioBackend {
-public:
-    explicit RecordingBackend(std::unique_ptr<media::WavFileBackend> wav)
-        : wav_(std::move(wav)) {}
-    bool start(media::AudioRings& rings, QString* error) override {
-        return wav_->start(rings, error);
-    }
-    void stop() override {
-        wav_->stop();
-        QString error;
-        if (!wav_->finish(&error))
-            qWarning() << "recording not written:" << error;
-    }
-    media::AudioLatency latency() const override { return wav_->latency(); }
-
-private:
-    std::unique_ptr<media::WavFileBackend> wav_;
-};
-
 struct Party {
     QString name;
     std::unique_ptr<CallEngine> engine;
@@ -121,10 +101,7 @@ private:
         config.extraTorrcLines = testnet::clientTorrcLines();
         const QString input = speechFile(), output = p.recording;
         config.audio = [input, output](QString* error) -> std::unique_ptr<media::AudioBackend> {
-            auto wav = media::WavFileBackend::create(input, output, media::Pacing::RealTime, error);
-            if (!wav)
-                return nullptr;
-            return std::make_unique<RecordingBackend>(std::move(wav));
+            return media::WavFileBackend::create(input, output, media::Pacing::RealTime, error);
         };
         p.engine = std::make_unique<CallEngine>(config);
         p.states = std::make_unique<QSignalSpy>(p.engine.get(), &CallEngine::callStateChanged);
