@@ -653,6 +653,7 @@ void CallEngine::publishStatistics() {
     s.late = jb.late;
     s.lost = jb.lost;
     s.concealed = jb.concealedMs;
+    s.longestGap = call_->audio->longestGap();
     s.jitterLevel = std::chrono::duration_cast<std::chrono::milliseconds>(jb.currentLevel);
     s.jitterTarget = std::chrono::duration_cast<std::chrono::milliseconds>(jb.targetDelay);
     // One-way network delay: half the control link's round trip plus the frame's delay above

@@ -51,6 +51,7 @@ struct CallStatistics {
     double delayP50Ms = 0, delayP95Ms = 0, delayP99Ms = 0; // relative one-way delay of frames
     std::uint64_t late = 0, lost = 0;
     std::chrono::milliseconds concealed{0};
+    std::chrono::milliseconds longestGap{0}; // longest run of played audio without speech
     std::chrono::milliseconds jitterLevel{0}, jitterTarget{0};
     double mos = 0;
     double cellsPerSecond = 0;         // records sent per second, all links

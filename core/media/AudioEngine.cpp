@@ -33,6 +33,7 @@ bool AudioEngine::start(QString* error) {
         m_receiver.reset();
         return false;
     }
+    m_gaps = {};
     m_state = State::Running;
     m_timer.start();
     return true;
@@ -88,7 +89,7 @@ void AudioEngine::pump() {
     }
     const std::size_t ahead = m_settings.playbackFramesAhead * kFrameSamples;
     while (m_rings.playback.readable() < ahead && m_rings.playback.writable() >= kFrameSamples) {
-        m_receiver->pull(m_clock(), m_frame);
+        m_gaps.note(m_receiver->pull(m_clock(), m_frame).action, kFrameDuration);
         m_sender->playbackReference(m_frame);
         m_rings.playback.write(m_frame);
     }

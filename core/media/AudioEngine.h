@@ -8,6 +8,7 @@
 #include "media/AudioBackend.h"
 #include "media/CallQuality.h"
 #include "media/JitterBuffer.h"
+#include "media/PlayoutGaps.h"
 #include "media/VoiceCodec.h"
 #include "media/VoiceProcessor.h"
 #include "media/VoiceReceiver.h"
@@ -48,6 +49,8 @@ public:
 
     JitterBufferStats receiveStats() const;
     double receiveLossPercent() const;
+    // Longest run of played audio without received speech since the call started.
+    std::chrono::milliseconds longestGap() const { return m_gaps.longest(); }
     // What a frame spends from the peer's mouth to our ear, given the network's one-way delay.
     MouthToEarBudget mouthToEar(std::chrono::microseconds network) const;
     const AudioRings& rings() const { return m_rings; }
@@ -70,6 +73,7 @@ private:
     std::unique_ptr<VoiceReceiver> m_receiver;
     std::uint32_t m_nextSequence = 0;
     std::vector<float> m_frame;
+    PlayoutGaps m_gaps;
 };
 
 } // namespace onionvoice::media

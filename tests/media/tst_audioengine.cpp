@@ -5,10 +5,10 @@
 #include "media/AudioEngine.h"
 #include "media/WavFileBackend.h"
 
-#include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
 #include <cmath>
+#include <functional>
 #include <numbers>
 
 using namespace onionvoice::media;
@@ -48,6 +48,46 @@ std::pair<double, std::size_t> bestMatch(const std::vector<float>& ref,
     return best;
 }
 
+// Runs `speech` through an engine whose packets come back to itself when `deliver` says so,
+// until a second of silence has followed the speech; the stopped engine is left in *engine.
+void loopBack(const QString& in, const QString& out, const std::vector<float>& speech,
+              const std::function<bool(std::uint32_t)>& deliver,
+              std::unique_ptr<AudioEngine>* engine) {
+    QString error;
+    QVERIFY(writeWavFile(in, speech, kSampleRate, &error));
+    auto backend = WavFileBackend::create(in, out, Pacing::AsFastAsPossible, &error);
+    QVERIFY2(backend, qPrintable(error));
+    WavFileBackend* wav = backend.get();
+
+    AudioEngineSettings settings;
+    // Looped back to itself the far end is our own voice, which the echo canceller would
+    // rightly remove; this test is about the plumbing.
+    settings.processing.echoCancellation = Switch::Off;
+    settings.processing.noiseSuppression = Switch::Off;
+    settings.processing.gainControl = Switch::Off;
+    // One frame ahead: the device then advances (and the audio clock jumps) 20 ms at a time.
+    settings.playbackFramesAhead = 1;
+    AudioEngine* enginePointer = nullptr;
+    const auto audioClock = [&enginePointer] {
+        return JitterBuffer::Time(std::int64_t(enginePointer->rings().capturedSamples.load()) *
+                                  1'000'000 / kSampleRate);
+    };
+    auto looped = std::make_unique<AudioEngine>(std::move(backend), settings, audioClock);
+    enginePointer = looped.get();
+    QObject::connect(looped.get(), &AudioEngine::packetReady, looped.get(),
+                     [enginePointer, deliver](std::uint32_t sequence, const QByteArray& packet) {
+                         if (deliver(sequence))
+                             enginePointer->receivePacket(sequence, packet);
+                     });
+    QVERIFY2(looped->start(&error), qPrintable(error));
+    QVERIFY(QTest::qWaitFor(
+        [&] { return looped->rings().capturedSamples.load() >= speech.size() + kSampleRate; },
+        60000));
+    looped->stop();
+    QVERIFY2(wav->finish(&error), qPrintable(error));
+    *engine = std::move(looped);
+}
+
 } // namespace
 
 class TestAudioEngine : public QObject {
@@ -55,47 +95,20 @@ class TestAudioEngine : public QObject {
 private slots:
     void loopsSpeechThroughTheWholePath() {
         QTemporaryDir dir;
-        const QString in = dir.filePath("in.wav");
         const QString out = dir.filePath("out.wav");
         const auto speech = speechLike(3 * kSampleRate);
         QString error;
-        QVERIFY(writeWavFile(in, speech, kSampleRate, &error));
-        auto backend = WavFileBackend::create(in, out, Pacing::AsFastAsPossible, &error);
-        QVERIFY2(backend, qPrintable(error));
-        WavFileBackend* wav = backend.get();
-
-        AudioEngineSettings settings;
-        // Looped back to itself the far end is our own voice, which the echo canceller would
-        // rightly remove; this test is about the plumbing.
-        settings.processing.echoCancellation = Switch::Off;
-        settings.processing.noiseSuppression = Switch::Off;
-        settings.processing.gainControl = Switch::Off;
-        // One frame ahead: the device then advances (and the audio clock jumps) 20 ms at a time.
-        settings.playbackFramesAhead = 1;
-        AudioEngine* enginePointer = nullptr;
-        const auto audioClock = [&enginePointer] {
-            return JitterBuffer::Time(std::int64_t(enginePointer->rings().capturedSamples.load()) *
-                                      1'000'000 / kSampleRate);
-        };
-        AudioEngine engine(std::move(backend), settings, audioClock);
-        enginePointer = &engine;
-        QSignalSpy packets(&engine, &AudioEngine::packetReady);
-        connect(&engine, &AudioEngine::packetReady, &engine,
-                [&engine](std::uint32_t sequence, const QByteArray& packet) {
-                    engine.receivePacket(sequence, packet);
-                });
-        QVERIFY2(engine.start(&error), qPrintable(error));
-        // Run until a second of silence has followed the speech.
-        QVERIFY(QTest::qWaitFor(
-            [&] { return engine.rings().capturedSamples.load() >= speech.size() + kSampleRate; },
-            60000));
-        engine.stop();
-        QVERIFY2(wav->finish(&error), qPrintable(error));
-
-        QVERIFY(packets.size() >= 95); // 4 s of 40 ms packets, give or take the tail
-        const JitterBufferStats stats = engine.receiveStats();
+        std::unique_ptr<AudioEngine> engine;
+        int packets = 0;
+        loopBack(
+            dir.filePath("in.wav"), out, speech, [&](std::uint32_t) { return ++packets > 0; },
+            &engine);
+        QVERIFY(engine);
+        QVERIFY(packets >= 95); // 4 s of 40 ms packets, give or take the tail
+        const JitterBufferStats stats = engine->receiveStats();
         QCOMPARE(stats.late, 0u);
         QCOMPARE(stats.lost, 0u);
+        QVERIFY(engine->longestGap() < 100ms); // nothing went missing
         // Clock steps of one frame are well inside the 60 ms floor.
         QCOMPARE(stats.targetDelay, JitterBuffer::Time(60ms));
         WavAudio recorded;
@@ -120,9 +133,23 @@ private slots:
         }
         QVERIFY2(matched >= 5, qPrintable(report));
         qInfo("windows:%s", qPrintable(report));
-        const MouthToEarBudget budget = engine.mouthToEar(200ms);
+        const MouthToEarBudget budget = engine->mouthToEar(200ms);
         QCOMPARE(budget.network, std::chrono::microseconds(200ms));
         QCOMPARE(budget.jitterBuffer, stats.targetDelay);
+    }
+
+    void lostPacketsAreAGapInPlayout() {
+        // Ten packets in a row (400 ms) never arrive: the listener hears one gap of that length,
+        // less the last packet, which FEC in the packet after it rebuilds.
+        QTemporaryDir dir;
+        std::unique_ptr<AudioEngine> engine;
+        loopBack(
+            dir.filePath("in.wav"), dir.filePath("out.wav"), speechLike(3 * kSampleRate),
+            [](std::uint32_t sequence) { return sequence < 30 || sequence >= 40; }, &engine);
+        QVERIFY(engine);
+        QVERIFY2(engine->longestGap() >= 360ms && engine->longestGap() <= 400ms,
+                 qPrintable(QString::number(engine->longestGap().count())));
+        QCOMPARE(engine->receiveStats().lost, 10u);
     }
 
     void startFailureIsReported() {
