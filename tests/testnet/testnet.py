@@ -4,6 +4,7 @@
     testnet.py up DIR [--relays N] [--clients N] [--watch-pid PID] [--lifetime SECONDS]
     testnet.py down DIR
     testnet.py status DIR
+    testnet.py restart DIR NODE
     testnet.py check-clean PATH...
 
 `up` generates keys (tor-gencert) and torrcs for 3 directory authorities and N relays
@@ -171,11 +172,15 @@ def write_torrcs(root, nodes, owner_pid):
 class Control:
     """Minimal synchronous control-port client (cookie authentication, GETINFO)."""
 
-    def __init__(self, node):
-        self.sock = socket.create_connection(("127.0.0.1", node.control_port), timeout=10)
+    def __init__(self, port, cookie_file):
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=10)
         self.buffer = b""
-        with open(os.path.join(node.dir, "control_auth_cookie"), "rb") as f:
+        with open(cookie_file, "rb") as f:
             self.command("AUTHENTICATE " + f.read().hex())
+
+    @staticmethod
+    def of(node):
+        return Control(node.control_port, os.path.join(node.dir, "control_auth_cookie"))
 
     def close(self):
         self.sock.close()
@@ -251,9 +256,9 @@ def watchdog(root, watch_pid, lifetime):
     state = load_state(root)
     children = {}
 
-    def start(kinds):
+    def start(kinds, only=None):
         for node in state["nodes"]:
-            if node.kind in kinds:
+            if node.kind in kinds and only in (None, node.nick):
                 children[node.nick] = subprocess.Popen(
                     ["tor", "-f", os.path.join(node.dir, "torrc"),
                      "--defaults-torrc", os.path.join(root, "empty")],
@@ -280,6 +285,13 @@ def watchdog(root, watch_pid, lifetime):
         if os.path.exists(clients_file):
             os.remove(clients_file)
             start({"client"})
+        for node in state["nodes"]:
+            # `restart NICK` (after a fault test killed that node): start it again, as our child.
+            request = os.path.join(root, f"restart-{node.nick}")
+            if os.path.exists(request):
+                os.remove(request)
+                if node.nick in children and children[node.nick].poll() is not None:
+                    start({node.kind}, only=node.nick)
         reason = None
         if os.path.exists(stop_file):
             reason = "asked to stop"
@@ -311,7 +323,7 @@ def wait_until(predicate, timeout, what):
 
 
 def consensus_complete(node, expected):
-    control = Control(node)
+    control = Control.of(node)
     try:
         routers = [l for l in control.command("GETINFO ns/all") if l.startswith("r ")]
         mds = [l for l in control.command("GETINFO md/all") if l.startswith("onion-key")]
@@ -321,7 +333,7 @@ def consensus_complete(node, expected):
 
 
 def client_ready(node):
-    control = Control(node)
+    control = Control.of(node)
     try:
         phase = control.command("GETINFO status/bootstrap-phase")[0]
         return "PROGRESS=100" in phase
@@ -458,6 +470,29 @@ def check_clean(args):
     print("none of them belongs to", ", ".join(args.paths))
 
 
+def restart_node(root, nick, timeout=NODE_START_TIMEOUT):
+    """Has the watchdog start a node again that died (a fault test killed it); waits until its
+    control port answers. Returns the new PID."""
+    node = next(n for n in load_state(root)["nodes"] if n.nick == nick)
+    pid_file = os.path.join(node.dir, "pid")
+    old = read_pid(pid_file)
+    open(os.path.join(root, f"restart-{nick}"), "w").close()
+
+    def answers():
+        pid = read_pid(pid_file)
+        if pid == old or not alive(pid):
+            return False
+        Control.of(node).close()
+        return True
+
+    wait_until(answers, timeout, f"{nick} to restart (see {node.dir}/notice.log)")
+    return read_pid(pid_file)
+
+
+def restart(args):
+    print(restart_node(os.path.abspath(args.dir), args.node))
+
+
 def status(args):
     root = os.path.abspath(args.dir)
     state = load_state(root)
@@ -486,10 +521,14 @@ def main():
     for name in ("down", "status"):
         p = sub.add_parser(name)
         p.add_argument("dir")
+    p_restart = sub.add_parser("restart", help="start a node again that was killed")
+    p_restart.add_argument("dir")
+    p_restart.add_argument("node")
     p_check = sub.add_parser("check-clean")
     p_check.add_argument("paths", nargs="+")
     args = parser.parse_args()
-    {"up": up, "down": down, "status": status, "check-clean": check_clean}[args.command](args)
+    {"up": up, "down": down, "status": status, "restart": restart,
+     "check-clean": check_clean}[args.command](args)
 
 
 if __name__ == "__main__":
