@@ -1,0 +1,452 @@
+#!/usr/bin/env python3
+"""Fault injection during real calls on the private Tor network (issue 12).
+
+    faults.py --build DIR [--only NAME[,NAME]] [--seconds 60] [--fault-at 20] [--policy adaptive]
+              [--network NET] [--workdir DIR] [--quick] --json
+
+Each fault runs in its own call between two onionvoice-cli instances (callee `serve --answer auto`,
+caller `call --seconds N`), both playing speech and recording what they hear. Once the call has all
+its links and has run `--fault-at` seconds, the fault is injected; the call then runs to its end.
+One JSON object per fault: `fault`, `call_continued`, `end_reason`, `late_pct` (the worse
+direction), `longest_gap_ms` (longest run of played audio without received speech, worse side),
+`relink_s` (fault → all links up again on both sides; 0 when none went down), `leftover_processes`
+(names of processes of the run still alive once it is over), and details. Exit status 1 when a
+fault misses its acceptance criterion (issue 12), 2 on a harness error.
+"""
+
+import argparse
+import json
+import os
+import queue
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+import torfaults
+from torfaults import testnet
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SOURCE = os.path.abspath(os.path.join(HERE, "..", ".."))
+LINKS = 12
+NETWORK_LOSS_TIMEOUT_S = 20.0  # EngineConfig::networkLossTimeout
+# Single-relay faults (issue 12, acceptance 1): late frames and the longest gap allowed.
+SINGLE_RELAY_LATE_PCT = 2.0
+SINGLE_RELAY_GAP_MS = 400
+BROKEN_LINKS_GAP_MS = 600
+
+
+def log(message):
+    print(f"faults: {message}", file=sys.stderr, flush=True)
+
+
+class Instance:
+    """One onionvoice-cli process with --json; its output lines are parsed as they come."""
+
+    def __init__(self, name, args, log_path):
+        self.name = name
+        self.events = []  # (monotonic time, object)
+        self.lines = queue.Queue()
+        self.stderr = open(log_path, "w")
+        self.proc = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                     stderr=self.stderr, text=True, start_new_session=True)
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
+
+    def _read(self):
+        for line in self.proc.stdout:
+            try:
+                event = json.loads(line)
+            except ValueError:
+                continue
+            self.events.append((time.monotonic(), event))
+
+    def wait_event(self, predicate, timeout, what):
+        deadline = time.monotonic() + timeout
+        seen = 0
+        while time.monotonic() < deadline:
+            while seen < len(self.events):
+                _, event = self.events[seen]
+                seen += 1
+                if predicate(event):
+                    return event
+            if self.proc.poll() is not None and seen >= len(self.events):
+                self.reader.join(1)
+                if seen >= len(self.events):
+                    raise RuntimeError(f"{self.name} exited ({self.proc.returncode}) "
+                                       f"before {what}; see {self.stderr.name}")
+            time.sleep(0.05)
+        raise RuntimeError(f"{self.name}: timed out waiting for {what}; see {self.stderr.name}")
+
+    def statistics(self):
+        return [(t, e) for t, e in self.events if e.get("event") == "statistics"]
+
+    def latest(self):
+        stats = self.statistics()
+        return stats[-1][1] if stats else None
+
+    def summary(self):
+        for _, event in self.events:
+            if event.get("event") == "summary":
+                return event
+        return None
+
+    def interrupt(self, timeout=20):
+        """Ctrl-C (the cli hangs up and stops tor); SIGKILL if it does not exit in time."""
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGINT)
+            try:
+                self.proc.wait(timeout)
+            except subprocess.TimeoutExpired:
+                log(f"{self.name} did not exit {timeout} s after SIGINT: killing it")
+                self.proc.kill()
+                self.proc.wait()
+        self.reader.join(2)
+
+    def close(self):
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+        self.stderr.close()
+
+
+# ---- faults: each picks its target from the running call and injects; `restore` undoes ----
+
+class Fault:
+    name = ""
+    single_relay = False
+
+    def __init__(self, run):
+        self.run = run
+        self.details = {}
+
+    def inject(self):
+        raise NotImplementedError
+
+    def restore(self):
+        pass
+
+    def criteria(self, result):
+        """(passed, description) for the acceptance criterion of this fault."""
+        if self.single_relay:
+            ok = (result["call_continued"] and result["late_pct"] is not None and
+                  result["late_pct"] <= SINGLE_RELAY_LATE_PCT and
+                  result["longest_gap_ms"] is not None and
+                  result["longest_gap_ms"] <= SINGLE_RELAY_GAP_MS)
+            return ok, (f"call goes on, late <= {SINGLE_RELAY_LATE_PCT} %, "
+                        f"no gap > {SINGLE_RELAY_GAP_MS} ms")
+        return result["call_continued"], "call goes on"
+
+
+class RelayFault(Fault):
+    """A plain relay carrying the most of the call's circuits (both sides)."""
+    single_relay = True
+
+    def target(self):
+        circuits = self.run.call_circuits()
+        load = torfaults.relay_load(self.run.network, circuits["caller"] + circuits["callee"])
+        relays = {n.nick for n in self.run.network.relays()}
+        candidates = [(count, nick) for nick, count in load.items() if nick in relays]
+        if not candidates:
+            raise RuntimeError(f"no plain relay carries the call's circuits: {dict(load)}")
+        count, nick = max(candidates)
+        self.details.update(target=nick, circuits_through_target=count,
+                            call_circuits=len(circuits["caller"]) + len(circuits["callee"]))
+        return nick
+
+
+class RelayKill(RelayFault):
+    name = "relay_kill"
+
+    def inject(self):
+        self.killed = self.target()
+        self.run.network.kill(self.killed)
+
+    def restore(self):
+        self.run.network.restart(self.killed)
+
+
+class GuardKill(RelayKill):
+    """The node the most of the caller's call circuits enter the network at. The private network's
+    clients run with UseEntryGuards 0 (tests/testnet: guards on an 8-node network make circuits
+    fail), so the caller's entry relays stand for its guards."""
+    name = "guard_kill"
+
+    def target(self):
+        circuits = self.run.call_circuits()["caller"]
+        entries = torfaults.entry_load(self.run.network, circuits)
+        if not entries:
+            raise RuntimeError("the caller has no call circuits")
+        nick, count = entries.most_common(1)[0]
+        self.details.update(target=nick, caller_circuits_entering_there=count,
+                            caller_circuits=len(circuits))
+        return nick
+
+
+class RelayStop(RelayFault):
+    name = "relay_stop"
+    seconds = 5.0
+
+    def inject(self):
+        self.details["stopped_s"] = self.seconds
+        self.run.network.stop_for(self.target(), self.seconds)
+
+
+class CallerTorRestart(Fault):
+    """SIGKILL of the caller's tor; the engine's TorLauncher starts a new one with back-off."""
+    name = "tor_restart"
+
+    def inject(self):
+        pid = torfaults.AppTor(self.run.caller_dir).pid()
+        if not pid:
+            raise RuntimeError("the caller's tor is not running")
+        self.details["killed_tor_pid"] = pid
+        os.kill(pid, signal.SIGKILL)
+
+    def criteria(self, result):
+        # Either outcome is a correct one; which one happened, and why, is in the report.
+        ok = result["call_continued"] or result["end_reason"] == "network-failure"
+        return ok, "call goes on once links are rebuilt, or ends with network-failure"
+
+
+class PeerKill(Fault):
+    """The callee's machine vanishes: SIGKILL of its onionvoice-cli (its tor, owned by it, goes
+    too). The caller must end with network-failure within the engine's network-loss timeout."""
+    name = "peer_kill"
+
+    def inject(self):
+        self.details["killed_pid"] = self.run.callee.proc.pid
+        os.kill(self.run.callee.proc.pid, signal.SIGKILL)
+
+    def criteria(self, result):
+        ended = result.get("ended_after_fault_s")
+        ok = (result["end_reason"] == "network-failure" and ended is not None and
+              ended <= NETWORK_LOSS_TIMEOUT_S + 2.0)
+        return ok, f"caller ends with network-failure within {NETWORK_LOSS_TIMEOUT_S:.0f} s (+2 s)"
+
+
+FAULTS = [RelayKill, GuardKill, RelayStop, CallerTorRestart, PeerKill]
+QUICK = ["relay_stop", "peer_kill"]
+
+
+# ---- one call with one fault ----
+
+class FaultRun:
+    def __init__(self, args, fault_class, network, speech):
+        self.args = args
+        self.network = network
+        self.dir = os.path.join(args.workdir, fault_class.name)
+        shutil.rmtree(self.dir, ignore_errors=True)
+        os.makedirs(self.dir)
+        self.callee_dir = os.path.join(self.dir, "callee")
+        self.caller_dir = os.path.join(self.dir, "caller")
+        self.speech = speech
+        self.fault = fault_class(self)
+        self.callee = self.caller = None
+
+    def common(self, data_dir):
+        return ["--data-dir", data_dir, "--testnet", self.network.root, "--json",
+                "--policy", self.args.policy, "--play", self.speech]
+
+    def call_circuits(self):
+        return {"caller": torfaults.AppTor(self.caller_dir).call_circuits(),
+                "callee": torfaults.AppTor(self.callee_dir).call_circuits()}
+
+    def instances(self):
+        return [i for i in (self.caller, self.callee) if i]
+
+    def execute(self):
+        cli = self.args.cli
+        self.callee = Instance("callee", [cli, "serve", "--answer", "auto", "--record",
+                                          os.path.join(self.dir, "callee-heard.wav")] +
+                               self.common(self.callee_dir), os.path.join(self.dir, "callee.log"))
+        ready = self.callee.wait_event(lambda e: e.get("event") == "ready", 90, "its service")
+        self.caller = Instance("caller", [cli, "call", ready["address"], "--seconds",
+                                          str(self.args.seconds), "--record",
+                                          os.path.join(self.dir, "caller-heard.wav")] +
+                               self.common(self.caller_dir), os.path.join(self.dir, "caller.log"))
+        self.caller.wait_event(lambda e: e.get("event") == "state" and e.get("state") == "active",
+                               90, "the call to become active")
+        for side in (self.caller, self.callee):
+            side.wait_event(lambda e: e.get("event") == "statistics" and
+                            e.get("links_up") == LINKS, 60, f"{LINKS} links up")
+        self.caller.wait_event(lambda e: e.get("event") == "statistics" and
+                               e.get("duration_ms", 0) >= self.args.fault_at * 1000, 120,
+                               f"{self.args.fault_at} s of call")
+        fds_before = {i.name: torfaults.open_fds(i.proc.pid) for i in self.instances()}
+        log(f"{self.fault.name}: injecting")
+        fault_time = time.monotonic()
+        self.fault.inject()
+        fds_end = self.watch_until_end(fault_time)
+        return self.report(fault_time, fds_before, fds_end)
+
+    def watch_until_end(self, fault_time):
+        """Follows the call to its end; returns each instance's fd count 3 s before the planned end
+        (the call's links all open again, nothing closing yet)."""
+        fds = {}
+        sample_at = fault_time + (self.args.seconds - self.args.fault_at) - 3
+        deadline = fault_time + self.args.seconds + NETWORK_LOSS_TIMEOUT_S + 30
+        while self.caller.proc.poll() is None and time.monotonic() < deadline:
+            if not fds and time.monotonic() >= sample_at:
+                fds = {i.name: torfaults.open_fds(i.proc.pid) for i in self.instances()
+                       if i.proc.poll() is None}
+            time.sleep(0.2)
+        if self.caller.proc.poll() is None:
+            log("the caller did not end its call in time: stuck")
+        self.caller.interrupt()
+        self.callee.interrupt()
+        return fds
+
+    def relink_seconds(self, fault_time):
+        """Fault → first moment both sides have every link up again after one went down."""
+        worst = 0.0
+        for side in self.instances():
+            after = [(t, e) for t, e in side.statistics() if t >= fault_time]
+            down = next((i for i, (_, e) in enumerate(after) if e.get("links_up", 0) < LINKS), None)
+            if down is None:
+                continue
+            back = next((t for t, e in after[down:] if e.get("links_up") == LINKS), None)
+            if back is None:
+                return None
+            worst = max(worst, back - fault_time)
+        return round(worst, 1)
+
+    def report(self, fault_time, fds_before, fds_end):
+        summaries = {i.name: i.summary() for i in self.instances()}
+        caller = summaries["caller"] or {}
+        end_reason = caller.get("end_reason")
+        end_time = next((t for t, e in self.caller.events if e.get("event") == "summary"), None)
+        per_side = {}
+        for name, summary in summaries.items():
+            stats = (summary or {}).get("statistics") or (
+                next(i for i in self.instances() if i.name == name).latest() or {})
+            due = stats.get("frames_received", 0) + stats.get("lost", 0)
+            per_side[name] = {
+                "late_pct": round(100.0 * (stats.get("late", 0) + stats.get("lost", 0)) / due, 2)
+                if due else None,
+                "longest_gap_ms": stats.get("longest_gap_ms"),
+                "frames_received": stats.get("frames_received"),
+                "jitter_target_ms": stats.get("jitter_target_ms"),
+            }
+
+        def worst(key):
+            values = [s[key] for s in per_side.values() if s[key] is not None]
+            return max(values) if values else None
+
+        leftovers = self.leftover_processes()
+        result = {
+            "fault": self.fault.name,
+            "call_continued": end_reason == "hung-up-locally" and
+                              (summaries["callee"] or {}).get("end_reason") == "hung-up-by-peer",
+            "end_reason": end_reason,
+            "late_pct": worst("late_pct"),
+            "longest_gap_ms": worst("longest_gap_ms"),
+            "relink_s": None if self.fault.name == "peer_kill" else self.relink_seconds(fault_time),
+            "leftover_processes": sorted({name for _, name in leftovers}),
+            "ended_after_fault_s": round(end_time - fault_time, 1) if end_time else None,
+            "policy": self.args.policy,
+            "seconds": self.args.seconds,
+            "fault_at_s": self.args.fault_at,
+            "caller_receives": per_side.get("caller"),
+            "callee_receives": per_side.get("callee"),
+            "fds_at_fault": fds_before,
+            "fds_before_end": fds_end,
+            "exit_codes": {i.name: i.proc.returncode for i in self.instances()},
+        }
+        result.update(self.fault.details)
+        passed, criterion = self.fault.criteria(result)
+        result["pass"] = passed and not leftovers
+        result["criterion"] = criterion + ", no process left behind"
+        return result
+
+    def leftover_processes(self):
+        """Processes of this run (cli instances, their tors) still alive 15 s after the end; they
+        are killed afterwards so that the next fault starts clean."""
+        paths = [self.callee_dir, self.caller_dir]
+        deadline = time.monotonic() + 15
+        while (left := torfaults.processes_mentioning(paths)) and time.monotonic() < deadline:
+            time.sleep(0.5)
+        for pid, _ in left:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        return left
+
+    def close(self):
+        for instance in self.instances():
+            instance.close()
+        self.fault.restore()
+
+
+def make_speech(workdir):
+    path = os.path.join(workdir, "speech.wav")
+    if not os.path.exists(path):
+        subprocess.run(["sh", os.path.join(SOURCE, "tests", "media", "make_speech.sh"), path],
+                       check=True, stdout=subprocess.DEVNULL)
+    return path
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--build", required=True, help="the CMake build directory")
+    parser.add_argument("--only", help="comma-separated fault names: " +
+                        ", ".join(f.name for f in FAULTS))
+    parser.add_argument("--quick", action="store_true",
+                        help=f"the CI subset ({', '.join(QUICK)}) with 30-second calls")
+    parser.add_argument("--seconds", type=int, default=None, help="call length (default 60)")
+    parser.add_argument("--fault-at", type=float, default=None,
+                        help="seconds of call before the fault (default 20; 10 with --quick)")
+    parser.add_argument("--policy", default="adaptive")
+    parser.add_argument("--network", help="use this running private network (testnet.py up)")
+    parser.add_argument("--workdir", help="default: BUILD/tests/faults/run")
+    parser.add_argument("--json", action="store_true", help="one JSON object per fault (always)")
+    args = parser.parse_args()
+    args.build = os.path.abspath(args.build)
+    args.cli = os.path.join(args.build, "app", "cli", "onionvoice-cli")
+    args.seconds = args.seconds or (30 if args.quick else 60)
+    args.fault_at = args.fault_at or (10 if args.quick else 20)
+    args.workdir = os.path.abspath(args.workdir or os.path.join(args.build, "tests", "faults",
+                                                                "run"))
+    names = args.only.split(",") if args.only else QUICK if args.quick else [f.name for f in FAULTS]
+    by_name = {f.name: f for f in FAULTS}
+    unknown = [n for n in names if n not in by_name]
+    if unknown:
+        parser.error(f"unknown fault {', '.join(unknown)} (known: {', '.join(by_name)})")
+    if not os.access(args.cli, os.X_OK):
+        parser.error(f"{args.cli} not found: build onionvoice-cli first")
+    os.makedirs(args.workdir, exist_ok=True)
+
+    own_network = not args.network
+    root = args.network or os.path.join(args.workdir, "network")
+    if own_network:
+        subprocess.run([sys.executable, os.path.join(SOURCE, "tests", "testnet", "testnet.py"),
+                        "up", root, "--watch-pid", str(os.getpid())], check=True,
+                       stdout=subprocess.DEVNULL)
+    failed = False
+    try:
+        network = torfaults.Network(root)
+        speech = make_speech(args.workdir)
+        for name in names:
+            run = FaultRun(args, by_name[name], network, speech)
+            try:
+                result = run.execute()
+            except Exception as e:  # the fault's run could not be completed: that is a failure
+                for instance in run.instances():
+                    instance.interrupt()
+                result = {"fault": name, "pass": False, "error": str(e),
+                          "leftover_processes": sorted({n for _, n in run.leftover_processes()})}
+            finally:
+                run.close()
+            failed |= not result["pass"]
+            print(json.dumps(result), flush=True)
+    finally:
+        if own_network:
+            testnet.down_quietly(os.path.abspath(root))
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,193 @@
+"""Fault tools for the private Tor network of tests/testnet: which relays carry a call, and the
+faults themselves (SIGKILL, SIGSTOP/SIGCONT of a relay, killing an app instance's tor or the app).
+
+An app instance's tor (core/tor/TorLauncher) keeps its files in <data dir>/tor: `control-port`
+(written by ControlPortWriteToFile) and `control_auth_cookie`; a second control connection next to
+the app's own is allowed and changes nothing for the app. Only the Python standard library.
+
+    torfaults.py circuits --network NET --data-dir APP [--data-dir APP2]   # relays of the call
+    torfaults.py kill|stop|restart --network NET NODE [--seconds 5]
+"""
+
+import argparse
+import collections
+import json
+import os
+import re
+import signal
+import sys
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "testnet"))
+import testnet  # noqa: E402  (tests/testnet/testnet.py: Control, network state, restarts)
+
+# Rendezvous circuits that carry a call's links, once joined (control-spec, CIRC HS_STATE).
+CALL_CIRCUITS = {("HS_CLIENT_REND", "HSCR_JOINED"), ("HS_SERVICE_REND", "HSSR_JOINED")}
+
+
+def parse_circuit(line):
+    """One line of GETINFO circuit-status: id, status, path (list of (fingerprint, nickname)),
+    and the keyword arguments (PURPOSE, HS_STATE, SOCKS_USERNAME, ...)."""
+    fields = re.findall(r'(?:[^\s"]+="(?:[^"\\]|\\.)*")|\S+', line)
+    circuit = {"id": fields[0], "status": fields[1], "path": [], "args": {}}
+    for field in fields[2:]:
+        if "=" in field and not field.startswith("$"):
+            key, value = field.split("=", 1)
+            circuit["args"][key] = value.strip('"')
+        else:
+            for hop in field.split(","):
+                fingerprint, _, nick = hop.lstrip("$").partition("~")
+                circuit["path"].append((fingerprint.upper(), nick))
+    return circuit
+
+
+class AppTor:
+    """The tor of one OnionVoice instance, found through the instance's data directory."""
+
+    def __init__(self, data_dir):
+        self.data_dir = os.path.abspath(data_dir)
+        self.tor_dir = os.path.join(self.data_dir, "tor")
+
+    def control(self):
+        with open(os.path.join(self.tor_dir, "control-port")) as f:
+            match = re.search(r"PORT=[0-9.]+:(\d+)", f.read())
+        if not match:
+            raise RuntimeError(f"no control port in {self.tor_dir}/control-port")
+        return testnet.Control(int(match.group(1)),
+                               os.path.join(self.tor_dir, "control_auth_cookie"))
+
+    def circuits(self):
+        control = self.control()
+        try:
+            lines = control.command("GETINFO circuit-status")
+        finally:
+            control.close()
+        # Data lines of the 250+ reply, then the final "OK" (a single-line reply holds one
+        # circuit after "circuit-status=", or nothing).
+        lines = [l[len("circuit-status="):] if l.startswith("circuit-status=") else l
+                 for l in lines]
+        return [parse_circuit(l) for l in lines if len(l.split()) >= 2]
+
+    def call_circuits(self):
+        return [c for c in self.circuits() if c["status"] == "BUILT" and
+                (c["args"].get("PURPOSE"), c["args"].get("HS_STATE")) in CALL_CIRCUITS]
+
+    def pid(self):
+        """PID of the tor process of this instance (its command line names our torrc)."""
+        torrc = os.path.join(self.tor_dir, "torrc")
+        pids = [p for p, args in processes() if os.path.basename(args[0]) == "tor" and torrc in args]
+        return pids[0] if pids else None
+
+
+class Network:
+    """The nodes of a running private network (tests/testnet/testnet.py up DIR)."""
+
+    def __init__(self, root):
+        self.root = os.path.abspath(root)
+        self.nodes = {n.nick: n for n in testnet.load_state(self.root)["nodes"]}
+        self.by_fingerprint = {n.fingerprint: n.nick for n in self.nodes.values() if n.fingerprint}
+
+    def nick(self, hop):
+        fingerprint, nick = hop
+        return self.by_fingerprint.get(fingerprint, nick)
+
+    def pid(self, nick):
+        return testnet.read_pid(os.path.join(self.nodes[nick].dir, "pid"))
+
+    def kill(self, nick):
+        os.kill(self.pid(nick), signal.SIGKILL)
+
+    def stop_for(self, nick, seconds):
+        """SIGSTOP, then SIGCONT after `seconds`: the relay's sockets stay open but nothing moves."""
+        pid = self.pid(nick)
+        os.kill(pid, signal.SIGSTOP)
+        try:
+            time.sleep(seconds)
+        finally:
+            os.kill(pid, signal.SIGCONT)
+
+    def restart(self, nick):
+        """Starts a killed node again (as a child of the network's watchdog)."""
+        if testnet.alive(self.pid(nick)):
+            return self.pid(nick)
+        return testnet.restart_node(self.root, nick)
+
+    def relays(self):
+        return [n for n in self.nodes.values() if n.kind == "relay"]
+
+
+def relay_load(network, circuits):
+    """How many of the given circuits pass through each node of the network."""
+    load = collections.Counter()
+    for circuit in circuits:
+        for nick in {network.nick(hop) for hop in circuit["path"]}:
+            load[nick] += 1
+    return load
+
+
+def entry_load(network, circuits):
+    """How many of the given circuits enter the network at each node (the caller's guards)."""
+    return collections.Counter(network.nick(c["path"][0]) for c in circuits if c["path"])
+
+
+def processes():
+    """(pid, argv) of every process of this user that can be read."""
+    result = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/cmdline", "rb") as f:
+                args = [a.decode("utf-8", "replace") for a in f.read().split(b"\0") if a]
+        except OSError:
+            continue
+        if args and testnet.alive(int(entry)):
+            result.append((int(entry), args))
+    return result
+
+
+def processes_mentioning(paths):
+    """Processes whose command line names one of `paths` (a data dir, a torrc): [(pid, name)]."""
+    paths = [os.path.abspath(p) for p in paths]
+    return [(pid, os.path.basename(args[0])) for pid, args in processes()
+            if any(p in a for p in paths for a in args)]
+
+
+def open_fds(pid):
+    try:
+        return len(os.listdir(f"/proc/{pid}/fd"))
+    except OSError:
+        return None
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("circuits", help="relays carrying the call's circuits of app instances")
+    p.add_argument("--network", required=True)
+    p.add_argument("--data-dir", action="append", required=True)
+    for name in ("kill", "stop", "restart"):
+        p = sub.add_parser(name)
+        p.add_argument("--network", required=True)
+        p.add_argument("node")
+        p.add_argument("--seconds", type=float, default=5.0)
+    args = parser.parse_args()
+    network = Network(args.network)
+    if args.command == "circuits":
+        report = {}
+        for data_dir in args.data_dir:
+            circuits = AppTor(data_dir).call_circuits()
+            report[data_dir] = {"circuits": len(circuits),
+                                "relays": dict(relay_load(network, circuits).most_common()),
+                                "entries": dict(entry_load(network, circuits).most_common())}
+        print(json.dumps(report, indent=1))
+    elif args.command == "kill":
+        network.kill(args.node)
+    elif args.command == "stop":
+        network.stop_for(args.node, args.seconds)
+    else:
+        print(network.restart(args.node))
+
+
+if __name__ == "__main__":
+    main()
