@@ -1,6 +1,7 @@
 // onionvoice-sim: generates Tor-like link traces and replays calls over them with each scheduling
 // policy. The sub-commands and their options are a contract read by other tools (README).
 //   onionvoice-sim generate --out DIR --calls N --minutes M --seed S [--links 12]
+//                           [--profile calm|default|congested|hostile|measured]
 //   onionvoice-sim run --traces DIR_OR_FILE --policy NAME [--packet-ms 40] [--links 12]
 //                      [--bitrate 32000] --json
 //   onionvoice-sim compare --traces DIR_OR_FILE [--packet-ms 40] [--links 12] [--bitrate 32000]
@@ -32,13 +33,15 @@ constexpr int kUsageError = 2;
 
 const char* kUsage =
     "usage:\n"
-    "  onionvoice-sim generate --out DIR --calls N --minutes M --seed S [--links 12]\n"
+    "  onionvoice-sim generate --out DIR --calls N --minutes M --seed S [--links 12]"
+    " [--profile default]\n"
     "  onionvoice-sim run --traces DIR_OR_FILE --policy NAME [--packet-ms 40] [--links 12]"
     " [--bitrate 32000] --json\n"
     "  onionvoice-sim compare --traces DIR_OR_FILE [--packet-ms 40] [--links 12]"
     " [--bitrate 32000]\n"
     "  onionvoice-sim demo\n"
-    "policies: simple torfone alternate double-send adaptive oracle\n";
+    "policies: simple torfone alternate double-send adaptive oracle\n"
+    "trace profiles: calm default congested hostile measured\n";
 
 struct UsageError {
     std::string message;
@@ -218,7 +221,7 @@ bool knownPolicy(const std::string& name) {
 }
 
 int generate(const Options& o) {
-    o.allowOnly({"--out", "--calls", "--minutes", "--seed", "--links"});
+    o.allowOnly({"--out", "--calls", "--minutes", "--seed", "--links", "--profile"});
     const fs::path out = o.text("--out");
     const long calls = o.number("--calls");
     const double minutes = o.decimal("--minutes");
@@ -226,12 +229,16 @@ int generate(const Options& o) {
     const long links = o.number("--links", 12);
     if (links > long(multipath::kMaxLinks))
         throw UsageError{"--links is at most " + std::to_string(multipath::kMaxLinks)};
+    const std::string profileName = o.has("--profile") ? o.text("--profile") : "default";
+    const auto profile = sim::traceProfileFromName(profileName);
+    if (!profile)
+        throw UsageError{"unknown trace profile " + profileName};
     fs::create_directories(out);
     for (long i = 0; i < calls; ++i) {
         char name[32];
         std::snprintf(name, sizeof name, "call-%03ld.csv", i);
         const auto trace = sim::generateTrace(
-            {int(links), minutes, std::uint64_t(seed) * 100003u + std::uint64_t(i)});
+            {int(links), minutes, std::uint64_t(seed) * 100003u + std::uint64_t(i), *profile});
         const fs::path path = out / name;
         const fs::path partial = out / (std::string(name) + ".part");
         {
@@ -243,7 +250,7 @@ int generate(const Options& o) {
         fs::rename(partial, path);
     }
     std::cout << "wrote " << calls << " traces of " << minutes << " minutes to " << out.string()
-              << "\n";
+              << " (profile " << profileName << ")\n";
     return 0;
 }
 

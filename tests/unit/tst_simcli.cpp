@@ -54,6 +54,19 @@ private slots:
             QVERIFY2(summary.contains(key), key);
     }
 
+    void generateEachProfile() {
+        QTemporaryDir dir;
+        for (const char* profile : {"calm", "default", "congested", "hostile", "measured"}) {
+            const QString out = dir.filePath(profile);
+            const Run gen = sim({"generate", "--out", out, "--calls", "1", "--minutes", "0.5",
+                                 "--seed", "3", "--links", "4", "--profile", profile});
+            QVERIFY2(gen.exitCode == 0, gen.err.constData());
+            const Run run =
+                sim({"run", "--traces", out, "--policy", "alternate", "--links", "4", "--json"});
+            QCOMPARE(run.exitCode, 0);
+        }
+    }
+
     void malformedTraceGivesLineAndStatusTwo() {
         QTemporaryDir dir;
         const QString path = dir.filePath("bad.csv");
@@ -76,6 +89,9 @@ private slots:
         QTest::newRow("bad number") << QStringList{"generate",  "--out", "/tmp/x", "--calls", "two",
                                                    "--minutes", "1",     "--seed", "1"};
         QTest::newRow("unknown option") << QStringList{"generate", "--bogus", "1"};
+        QTest::newRow("unknown profile")
+            << QStringList{"generate", "--out",  "/tmp/x", "--calls",   "1",     "--minutes",
+                           "1",        "--seed", "1",      "--profile", "stormy"};
         QTest::newRow("audio too big") << QStringList{"run",    "--traces",    "/tmp", "--policy",
                                                       "simple", "--packet-ms", "120",  "--json"};
         QTest::newRow("no traces")

@@ -1,9 +1,11 @@
 // Unit tests of the trace generator: determinism, valid output, and the Tor-like properties its
-// documentation claims (failure rate, delay range, spikes, shared guards).
+// documentation claims (failure rate, delay range, spikes, shared guards), and the structure that
+// sets the profiles apart (sawtooth queues, guard outages).
 #include "sim/TraceGenerator.h"
 
 #include <QTest>
 #include <algorithm>
+#include <map>
 #include <sstream>
 
 using namespace onionvoice::sim;
@@ -68,6 +70,60 @@ private slots:
         QVERIFY2(median > 150 && median < 280, qPrintable(QString::number(median)));
         QVERIFY(medians.front() > 50);
         QVERIFY(worst > 3 * median); // latency spikes (DONAR Fig. 5)
+    }
+
+    void profilesHaveNamesAndValidTraces() {
+        QCOMPARE(allTraceProfiles().size(), std::size_t(5));
+        for (TraceProfile p : allTraceProfiles()) {
+            QCOMPARE(traceProfileFromName(traceProfileName(p)), std::optional(p));
+            std::stringstream a, b;
+            writeLinkTrace(a, generateTrace({6, 2, 3, p}));
+            writeLinkTrace(b, generateTrace({6, 2, 3, p}));
+            QCOMPARE(a.str(), b.str());
+            const auto parsed = readLinkTrace(a, "generated");
+            QVERIFY2(std::holds_alternative<LinkTrace>(parsed), traceProfileName(p).data());
+        }
+        QVERIFY(!traceProfileFromName("Default"));
+        QVERIFY(!traceProfileFromName(""));
+    }
+
+    void congestedQueuesBuildInAnInstant() {
+        // A sawtooth: +150 ms or more between two samples at most 20 ms apart. The default
+        // profile's spikes build up over 0.2–1.5 s instead.
+        const auto jumps = [](TraceProfile p) {
+            int n = 0;
+            for (const auto& slot : generateTrace({12, 10, 4, p}).bySlot)
+                for (const auto& life : slot)
+                    for (std::size_t i = 1; i < life.samples.size(); ++i)
+                        n += life.samples[i].tMs - life.samples[i - 1].tMs <= 20.05 &&
+                                     life.samples[i].abMs - life.samples[i - 1].abMs >= 150
+                                 ? 1
+                                 : 0;
+            return n;
+        };
+        QVERIFY2(jumps(TraceProfile::Congested) >= 10,
+                 qPrintable(QString::number(jumps(TraceProfile::Congested))));
+        QVERIFY(jumps(TraceProfile::Congested) > 5 * jumps(TraceProfile::Default));
+    }
+
+    void guardOutageBreaksEveryLinkThroughIt() {
+        // Hostile: links break together at the instant their guard goes out; in the default
+        // profile, failures are independent.
+        const auto simultaneousBreaks = [](TraceProfile p) {
+            int events = 0;
+            for (std::uint64_t seed = 1; seed <= 6; ++seed) {
+                std::map<double, int> downs;
+                for (const auto& slot : generateTrace({12, 30, seed, p}).bySlot)
+                    for (const auto& life : slot)
+                        if (life.downMs)
+                            ++downs[*life.downMs];
+                for (const auto& [t, n] : downs)
+                    events += n >= 2 ? 1 : 0;
+            }
+            return events;
+        };
+        QVERIFY(simultaneousBreaks(TraceProfile::Hostile) >= 2);
+        QCOMPARE(simultaneousBreaks(TraceProfile::Default), 0);
     }
 };
 
