@@ -5,21 +5,17 @@
 // Everything runs on the thread the engine lives on; callers talk to it through slots and signals.
 #pragma once
 
+#include "CallSession.h"
 #include "CallTypes.h"
 #include "Handshake.h"
-#include "RecordSealer.h"
+#include "IncomingLinks.h"
+#include "ServiceHost.h"
 #include "contacts/ContactBook.h"
 #include "media/AudioEngine.h"
-#include "multipath/MultipathEndpoint.h"
-#include "net/LinkListener.h"
-#include "net/LinkPool.h"
 #include "tor/OnionService.h"
 #include "tor/TorLauncher.h"
 
-#include <QElapsedTimer>
-#include <QHash>
 #include <QObject>
-#include <QPointer>
 #include <QTimer>
 #include <functional>
 #include <memory>
@@ -55,11 +51,11 @@ public:
     bool start(QString* error);
     void stop();
 
-    QString address() const;
+    QString address() const { return host_.address(); }
     CallState callState() const { return call_ ? call_->state : CallState::Idle; }
     contacts::ContactBook& contacts() { return contacts_; }
-    tor::TorLauncher* torLauncher() { return launcher_.get(); }
-    tor::OnionService* service() { return service_.get(); }
+    tor::TorLauncher* torLauncher() { return host_.launcher(); }
+    tor::OnionService* service() { return host_.service(); }
 
 public slots:
     void dial(const QString& address);
@@ -82,43 +78,10 @@ signals:
     void errorOccurred(const QString& message);
 
 private:
-    // A slot's link: none, open but not yet part of the call, or carrying the call's records.
-    enum class SlotState { Down, Joining, Up };
-    struct SlotCounters {
-        std::uint64_t sent = 0, received = 0, failures = 0;
-    };
-    struct Call {
-        CallDirection direction = CallDirection::Outgoing;
-        CallState state = CallState::Idle;
-        QString peer;
-        std::unique_ptr<EphemeralKey> ephemeral;
-        Hello hello;
-        CallParameters agreed;
-        std::optional<CallKeys> keys;
-        std::unique_ptr<RecordSealer> sealer;
-        std::unique_ptr<RecordOpener> opener;
-        std::unique_ptr<multipath::MultipathEndpoint> endpoint;
-        std::unique_ptr<media::AudioEngine> audio;
-        net::LinkPool* pool = nullptr; // outgoing calls
-        // Incoming calls. QPointer: a link deletes itself when it fails, also after the call ended.
-        std::array<QPointer<net::OnionLink>, multipath::kMaxLinks> links{};
-        std::uint8_t controlSlot = 0;
-        std::array<SlotState, multipath::kMaxLinks> slotStates{};
-        std::array<SlotCounters, multipath::kMaxLinks> counters{};
-        QElapsedTimer clock;
-        multipath::Time lastAuthenticated{}; // when the peer's last genuine record arrived
-        std::uint64_t rejected = 0, framesReceived = 0;
-        std::deque<std::pair<std::int64_t, std::int64_t>> frameDelays; // (arrival ms, raw ms)
-        QTimer* timeout = nullptr;
-    };
-
     void setCallState(CallState state);
     void end(EndReason reason);
     void closeEndedCalls();
-    multipath::Time now() const;
 
-    void onLinkAccepted(net::OnionLink* link);
-    void onFirstRecord(net::OnionLink* link, const QByteArray& record);
     void onIncomingHello(net::OnionLink* link, const Hello& hello);
     void refuseIncoming(net::OnionLink* link, const QString& peer, RefusalReason reason,
                         EndReason local);
@@ -131,11 +94,6 @@ private:
     void onCallerHandshake(const HandshakeMessage& message);
 
     bool activate();
-    void slotLost(std::uint8_t slot);
-    void sendOnSlot(std::uint8_t slot, std::span<const std::uint8_t> bytes);
-    void sendSealed(std::uint8_t slot, const multipath::RecordBytes& plain);
-    void closeSlot(std::uint8_t slot, const QString& reason);
-    bool slotOpen(std::uint8_t slot) const;
     void tick();
     void sendPacket(std::uint32_t sequence, const QByteArray& packet);
     void publishStatistics();
@@ -143,13 +101,11 @@ private:
     QList<QByteArray> allowedClientKeys() const;
 
     EngineConfig config_;
-    std::optional<tor::OnionIdentity> identity_;
     contacts::ContactBook contacts_;
-    std::unique_ptr<tor::TorLauncher> launcher_;
-    std::unique_ptr<net::LinkListener> listener_;
-    std::unique_ptr<tor::OnionService> service_;
-    std::unique_ptr<Call> call_;
-    std::vector<std::unique_ptr<Call>> ended_; // their links linger briefly, then close
+    ServiceHost host_;
+    IncomingLinks incoming_;
+    std::unique_ptr<CallSession> call_;
+    std::vector<std::unique_ptr<CallSession>> ended_; // their links linger briefly, then close
     QTimer tick_;
     int ticks_ = 0;
     media::Microphone microphone_ = media::Microphone::Live;

@@ -1,0 +1,152 @@
+// One call's slots and its record path.
+#include "CallSession.h"
+
+#include <QLoggingCategory>
+
+Q_DECLARE_LOGGING_CATEGORY(lcCall)
+
+namespace onionvoice::call {
+namespace {
+
+constexpr std::int64_t kFrameDelayWindow = 30000; // ms of frame delays the percentiles cover
+
+} // namespace
+
+void discard(net::OnionLink* link) {
+    link->close();
+    link->deleteLater();
+}
+
+std::span<const std::uint8_t> bytesOf(const QByteArray& a) {
+    return {reinterpret_cast<const std::uint8_t*>(a.constData()), std::size_t(a.size())};
+}
+
+CallSession::CallSession(CallDirection direction_, QString peer_)
+    : direction(direction_)
+    , peer(std::move(peer_)) {
+    clock.start();
+}
+
+CallSession::~CallSession() {
+    if (pool) {
+        pool->stop();
+        pool->deleteLater();
+    }
+    for (net::OnionLink* link : links)
+        if (link)
+            discard(link);
+}
+
+multipath::Time CallSession::now() const {
+    return std::chrono::duration_cast<multipath::Time>(
+        std::chrono::nanoseconds(clock.nsecsElapsed()));
+}
+
+bool CallSession::slotOpen(std::uint8_t slot) const {
+    if (pool) {
+        const net::OnionLink* link = pool->link(slot);
+        return link && link->state() == net::OnionLink::State::Open;
+    }
+    return links[slot] != nullptr;
+}
+
+void CallSession::sendOnSlot(std::uint8_t slot, std::span<const std::uint8_t> bytes) {
+    if (slot >= multipath::kMaxLinks)
+        return;
+    const bool sent =
+        pool ? pool->sendRecord(slot, bytes) : links[slot] && links[slot]->sendRecord(bytes);
+    if (sent)
+        ++counters[slot].sent;
+}
+
+void CallSession::sendSealed(std::uint8_t slot, const multipath::RecordBytes& plain) {
+    sendOnSlot(slot, sealer->seal(plain));
+}
+
+void CallSession::closeSlot(std::uint8_t slot, const QString& reason) {
+    qCInfo(lcCall) << "closing link" << slot << ":" << reason;
+    if (pool) {
+        pool->replace(slot); // reports the old link down (slotLost) and dials a new one
+    } else if (net::OnionLink* link = links[slot]) {
+        links[slot] = nullptr;
+        slotLost(slot);
+        discard(link);
+    }
+}
+
+void CallSession::slotLost(std::uint8_t slot) {
+    ++counters[slot].failures;
+    slotStates[slot] = SlotState::Down;
+    if (endpoint)
+        endpoint->linkDown(slot);
+}
+
+void CallSession::detach(QObject* receiver) {
+    if (pool)
+        pool->disconnect(receiver);
+    for (net::OnionLink* link : links)
+        if (link)
+            link->disconnect(receiver);
+}
+
+void CallSession::startDataPath() {
+    sealer = std::make_unique<RecordSealer>(keys->send);
+    opener = std::make_unique<RecordOpener>(keys->receive);
+    const auto names = multipath::policyNames();
+    endpoint = std::make_unique<multipath::MultipathEndpoint>(
+        multipath::EndpointConfig{}, multipath::makePolicy(names[agreed.policy]));
+    slotStates[controlSlot] = SlotState::Up;
+    endpoint->linkUp(controlSlot);
+    lastAuthenticated = now();
+}
+
+CallSession::Received CallSession::receiveSealed(std::uint8_t slot, const QByteArray& record) {
+    if (slotStates[slot] != SlotState::Up)
+        return Received::Ignored; // not (yet) part of the call
+    if (record.size() != qsizetype(multipath::kRecordSize)) {
+        closeSlot(slot, QStringLiteral("record of the wrong size"));
+        return Received::Rejected;
+    }
+    multipath::RecordBytes plain{};
+    const auto outcome = opener->open(std::span<const std::uint8_t, multipath::kRecordSize>(
+                                          bytesOf(record).first<multipath::kRecordSize>()),
+                                      plain);
+    if (outcome != RecordOpener::Outcome::Opened) {
+        ++rejected;
+        if (outcome == RecordOpener::Outcome::Forged)
+            closeSlot(slot, QStringLiteral("forged record"));
+        else
+            qCWarning(lcCall) << "dropping a replayed or stale record on link" << slot;
+        return Received::Rejected;
+    }
+    lastAuthenticated = now();
+    if (decodeControl(plain) == ControlCode::HangUp)
+        return Received::HangUp;
+    std::vector<multipath::ReceivedFrame> frames;
+    const multipath::Time t = now();
+    const auto error = endpoint->receive(t, slot, plain, frames);
+    if (error != multipath::RecordError::None) {
+        ++rejected;
+        closeSlot(slot, QString::fromLatin1(multipath::describe(error).data()));
+        return Received::Rejected;
+    }
+    const std::int64_t arrivalMs = multipath::toWholeMillis(t);
+    const std::int64_t periodMs = hello.proposed.packetMs;
+    for (const auto& f : frames) {
+        ++framesReceived;
+        audio->receivePacket(f.seq, QByteArray(reinterpret_cast<const char*>(f.data.data()),
+                                               qsizetype(f.data.size())));
+        frameDelays.push_back({arrivalMs, arrivalMs - std::int64_t(f.seq) * periodMs});
+    }
+    while (!frameDelays.empty() && frameDelays.front().first < arrivalMs - kFrameDelayWindow)
+        frameDelays.pop_front();
+    return Received::Frames;
+}
+
+void CallSession::sendPacket(std::uint32_t sequence, const QByteArray& packet) {
+    const multipath::Frame frame{sequence, {packet.begin(), packet.end()}};
+    for (const auto& out : endpoint->sendPacket(now(), std::span(&frame, 1)))
+        sendSealed(out.link, out.bytes);
+}
+
+} // namespace onionvoice::call

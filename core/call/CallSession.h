@@ -1,0 +1,86 @@
+// One call: who it is with, the handshake state, the link in each slot (a LinkPool for an outgoing
+// call, the links the peer opened for an incoming one), what each slot carried, and once the keys
+// exist the data path: sealing and opening records, the multipath endpoint and the audio.
+#pragma once
+
+#include "CallTypes.h"
+#include "Handshake.h"
+#include "RecordSealer.h"
+#include "media/AudioEngine.h"
+#include "multipath/MultipathEndpoint.h"
+#include "net/LinkPool.h"
+
+#include <QElapsedTimer>
+#include <QPointer>
+#include <QTimer>
+#include <array>
+#include <deque>
+#include <memory>
+#include <optional>
+
+namespace onionvoice::call {
+
+// Closes a link (what it still has to send is flushed) and deletes it once control returns.
+void discard(net::OnionLink* link);
+
+std::span<const std::uint8_t> bytesOf(const QByteArray& a);
+
+class CallSession {
+public:
+    // A slot's link: none, open but not yet part of the call, or carrying the call's records.
+    enum class SlotState { Down, Joining, Up };
+    struct SlotCounters {
+        std::uint64_t sent = 0, received = 0, failures = 0;
+    };
+    // What a sealed record from the peer turned out to be.
+    enum class Received { Frames, HangUp, Ignored, Rejected };
+
+    CallSession(CallDirection direction, QString peer);
+    // Stops the pool and closes the links; they flush what they still have to send.
+    ~CallSession();
+    CallSession(const CallSession&) = delete;
+    CallSession& operator=(const CallSession&) = delete;
+
+    multipath::Time now() const;
+
+    bool slotOpen(std::uint8_t slot) const;
+    void sendOnSlot(std::uint8_t slot, std::span<const std::uint8_t> bytes);
+    void sendSealed(std::uint8_t slot, const multipath::RecordBytes& plain);
+    void closeSlot(std::uint8_t slot, const QString& reason);
+    void slotLost(std::uint8_t slot);
+    // Disconnects the pool and the links from receiver, e.g. once the call ended.
+    void detach(QObject* receiver);
+
+    // Both sides, once the keys exist: sealer, opener and multipath endpoint; the control slot
+    // carries the call's records from now on.
+    void startDataPath();
+    // Opens a record from an Up slot, hands its frames to the audio; closes the slot on a forged
+    // or malformed record.
+    Received receiveSealed(std::uint8_t slot, const QByteArray& record);
+    void sendPacket(std::uint32_t sequence, const QByteArray& packet);
+
+    CallDirection direction = CallDirection::Outgoing;
+    CallState state = CallState::Idle;
+    QString peer;
+    std::unique_ptr<EphemeralKey> ephemeral;
+    Hello hello;
+    CallParameters agreed;
+    std::optional<CallKeys> keys;
+    std::unique_ptr<RecordSealer> sealer;
+    std::unique_ptr<RecordOpener> opener;
+    std::unique_ptr<multipath::MultipathEndpoint> endpoint;
+    std::unique_ptr<media::AudioEngine> audio;
+    net::LinkPool* pool = nullptr; // outgoing calls
+    // Incoming calls. QPointer: a link deletes itself when it fails, also after the call ended.
+    std::array<QPointer<net::OnionLink>, multipath::kMaxLinks> links{};
+    std::uint8_t controlSlot = 0;
+    std::array<SlotState, multipath::kMaxLinks> slotStates{};
+    std::array<SlotCounters, multipath::kMaxLinks> counters{};
+    QElapsedTimer clock;
+    multipath::Time lastAuthenticated{}; // when the peer's last genuine record arrived
+    std::uint64_t rejected = 0, framesReceived = 0;
+    std::deque<std::pair<std::int64_t, std::int64_t>> frameDelays; // (arrival ms, raw ms)
+    std::unique_ptr<QTimer> timeout;
+};
+
+} // namespace onionvoice::call

@@ -1,0 +1,93 @@
+// Builds a call's statistics snapshot from its session, link monitor and audio engine.
+#include "CallStatisticsSnapshot.h"
+
+#include "media/CallQuality.h"
+
+#include <algorithm>
+
+namespace onionvoice::call {
+namespace {
+
+using namespace std::chrono_literals;
+
+double percentile(std::vector<std::int64_t> v, double p) {
+    if (v.empty())
+        return 0;
+    const auto k =
+        std::size_t(std::min<double>(double(v.size()) - 1, p / 100.0 * double(v.size())));
+    std::nth_element(v.begin(), v.begin() + long(k), v.end());
+    return double(v[k]);
+}
+
+LinkStatistics linkStatistics(const CallSession& call, std::uint8_t slot, multipath::Time t) {
+    using SlotState = CallSession::SlotState;
+    const auto& groups = call.endpoint->groups();
+    const auto& monitor = call.endpoint->monitor();
+    LinkStatistics l;
+    l.slot = slot;
+    const SlotState state = call.slotStates[slot] == SlotState::Down && call.slotOpen(slot)
+                                ? SlotState::Joining
+                                : call.slotStates[slot];
+    l.state = state == SlotState::Up        ? QStringLiteral("up")
+              : state == SlotState::Joining ? QStringLiteral("joining")
+                                            : QStringLiteral("down");
+    if (const auto g = groups.group(slot))
+        l.group = *g == multipath::LinkGroup::First    ? QStringLiteral("first")
+                  : *g == multipath::LinkGroup::Second ? QStringLiteral("second")
+                                                       : QStringLiteral("inactive");
+    if (const auto rtt = monitor.rtt(slot))
+        l.rttMs = double(rtt->count());
+    if (const auto score = monitor.score(t, slot)) {
+        l.relativeDelayMs = double(score->currentDelay.count());
+        l.reorderScore = score->reorder;
+    }
+    l.recordsSent = call.counters[slot].sent;
+    l.recordsReceived = call.counters[slot].received;
+    l.failures = call.counters[slot].failures;
+    return l;
+}
+
+} // namespace
+
+CallStatistics snapshotStatistics(const CallSession& call) {
+    CallStatistics s;
+    s.peer = call.peer;
+    s.direction = call.direction;
+    const multipath::Time t = call.now();
+    s.duration = std::chrono::duration_cast<std::chrono::milliseconds>(t);
+    for (std::uint8_t slot = 0; slot < call.agreed.links; ++slot)
+        s.links.append(linkStatistics(call, slot, t));
+    std::vector<std::int64_t> raw;
+    for (const auto& [arrival, delay] : call.frameDelays)
+        raw.push_back(delay);
+    const std::int64_t base = raw.empty() ? 0 : *std::min_element(raw.begin(), raw.end());
+    for (auto& d : raw)
+        d -= base;
+    s.delayP50Ms = percentile(raw, 50);
+    s.delayP95Ms = percentile(raw, 95);
+    s.delayP99Ms = percentile(raw, 99);
+    const media::JitterBufferStats jb = call.audio->receiveStats();
+    s.late = jb.late;
+    s.lost = jb.lost;
+    s.concealed = jb.concealedMs;
+    s.longestGap = call.audio->longestGap();
+    s.jitterLevel = std::chrono::duration_cast<std::chrono::milliseconds>(jb.currentLevel);
+    s.jitterTarget = std::chrono::duration_cast<std::chrono::milliseconds>(jb.targetDelay);
+    // One-way network delay: half the control link's round trip plus the frame's delay above
+    // the fastest frame.
+    const auto network = std::chrono::milliseconds(std::int64_t(s.delayP50Ms)) +
+                         call.endpoint->monitor().rtt(call.controlSlot).value_or(400ms) / 2;
+    const media::MouthToEarBudget budget = call.audio->mouthToEar(network);
+    const double expected = double(jb.packetsReceived + jb.lost);
+    s.mos =
+        media::computeEModel({std::chrono::duration_cast<std::chrono::milliseconds>(budget.total()),
+                              expected > 0 ? 100.0 * double(jb.late + jb.lost) / expected : 0.0})
+            .mos;
+    const double seconds = std::max(1e-3, double(s.duration.count()) / 1000.0);
+    s.cellsPerSecond = double(call.endpoint->counters().recordsSent) / seconds;
+    s.recordsRejected = call.rejected;
+    s.framesReceived = call.framesReceived;
+    return s;
+}
+
+} // namespace onionvoice::call

@@ -1,0 +1,25 @@
+// The links of an outgoing call: a LinkPool to the peer's onion service through our tor's SOCKS
+// port. Only the handshake link is dialled first; the others follow once the call has keys.
+#pragma once
+
+#include "net/LinkPool.h"
+#include "tor/TorController.h"
+
+namespace onionvoice::call {
+
+struct OutgoingDialConfig {
+    quint16 socksPort = 0;
+    QString peer; // onion address, 56 characters
+    quint16 servicePort = 0;
+    int links = 0;
+};
+
+// The pool for the call (not started: connect its signals, then dialHandshakeLink).
+net::LinkPool* createOutgoingPool(const OutgoingDialConfig& config, QObject* parent);
+
+// Dials the handshake link. With a client-auth key for the peer (its service is contacts-only)
+// our tor gets the key first.
+void dialHandshakeLink(net::LinkPool* pool, tor::TorController* controller, const QString& peer,
+                       const QByteArray& outboundAuthPrivateKey);
+
+} // namespace onionvoice::call
