@@ -1,6 +1,7 @@
 // tor process life cycle: discovery, torrc, control-port handshake, bootstrap and restarts.
 #include "TorLauncher.h"
 
+#include "BundledTor.h"
 #include "PrivateFile.h"
 #include "TorLog.h"
 
@@ -213,7 +214,9 @@ void TorLauncher::start() {
     QFile::setPermissions(torDirectory(),
                           QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
     QString error;
-    const QString torrc = generateTorrc(config_, QCoreApplication::applicationPid());
+    QString torrc = generateTorrc(config_, QCoreApplication::applicationPid());
+    for (const QString& line : bundledTorrcLines(torPath_))
+        torrc += line + QLatin1Char('\n');
     if (!writePrivateFile(torDirectory() + QStringLiteral("/torrc"), torrc.toUtf8(), &error) ||
         !writePrivateFile(torDirectory() + QStringLiteral("/torrc-defaults"), {}, &error)) {
         failPermanently(error);

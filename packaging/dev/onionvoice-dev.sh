@@ -10,7 +10,9 @@ cd "$here"
 packages=(cmake ninja-build pkg-config g++ qt6-base-dev qt6-charts-dev qt6-svg-dev qt6-tools-dev
     libopus-dev portaudio19-dev libsodium-dev libqrencode-dev libspeexdsp-dev
     libwebrtc-audio-processing-dev tor clang libclang-rt-14-dev python3 python3-venv python3-dev
-    pulseaudio pulseaudio-utils libasound2-plugins espeak-ng sox procps time clang-format)
+    pulseaudio pulseaudio-utils libasound2-plugins espeak-ng sox procps time clang-format
+    tor-geoipdb obfs4proxy snowflake-client dpkg-dev file lintian desktop-file-utils appstream
+    librsvg2-bin patchelf mmdebstrap)
 
 install_packages() {
     local missing=()

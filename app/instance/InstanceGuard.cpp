@@ -1,0 +1,147 @@
+// Single instance per data directory: lock file, local socket, and the one-line request protocol
+// ("OPEN <uri>\n" or "SHOW\n", answered "OK\n" or "ERR\n").
+#include "InstanceGuard.h"
+
+#include <QCryptographicHash>
+#include <QDeadlineTimer>
+#include <QDir>
+#include <QLocalSocket>
+#include <QLoggingCategory>
+#include <QStandardPaths>
+#include <QThread>
+#include <QTimer>
+
+Q_LOGGING_CATEGORY(lcInstance, "onionvoice.instance")
+
+namespace onionvoice::app {
+namespace {
+
+constexpr qsizetype kMaxSocketPath = 100; // sockaddr_un holds 108 bytes
+constexpr auto kRetryInterval = std::chrono::milliseconds(100);
+constexpr auto kClientTimeout = std::chrono::milliseconds(5000);
+const QByteArray kOpen = QByteArrayLiteral("OPEN ");
+const QByteArray kShow = QByteArrayLiteral("SHOW");
+
+bool isContactLink(const QString& uri) {
+    return uri.startsWith(QLatin1String("onionvoice:"), Qt::CaseInsensitive);
+}
+
+} // namespace
+
+InstanceGuard::InstanceGuard(QString dataDirectory, QObject* parent)
+    : QObject(parent)
+    , dataDirectory_(QDir(dataDirectory).absolutePath()) {
+    server_.setSocketOptions(QLocalServer::UserAccessOption);
+    connect(&server_, &QLocalServer::newConnection, this, &InstanceGuard::onNewConnection);
+}
+
+InstanceGuard::~InstanceGuard() {
+    server_.close();
+}
+
+QString InstanceGuard::socketPath() const {
+    const QString inDataDir = dataDirectory_ + QStringLiteral("/instance.sock");
+    if (inDataDir.toUtf8().size() <= kMaxSocketPath)
+        return inDataDir;
+    QString runtime = QStandardPaths::writableLocation(QStandardPaths::RuntimeLocation);
+    if (runtime.isEmpty())
+        runtime = QDir::tempPath();
+    const QByteArray hash =
+        QCryptographicHash::hash(dataDirectory_.toUtf8(), QCryptographicHash::Sha256).toHex();
+    return runtime + QStringLiteral("/onionvoice-%1.sock").arg(QLatin1String(hash.left(32)));
+}
+
+InstanceGuard::Role InstanceGuard::claim(const QString& uri, std::chrono::milliseconds timeout) {
+    if (role_ != Role::Unclaimed)
+        return role_;
+    if (!uri.isEmpty() && !isContactLink(uri)) {
+        error_ = tr("%1 is not an onionvoice: link").arg(uri);
+        return role_ = Role::Failed;
+    }
+    if (!QDir().mkpath(dataDirectory_)) {
+        error_ = tr("cannot create the data directory %1").arg(dataDirectory_);
+        return role_ = Role::Failed;
+    }
+    lock_ = std::make_unique<QLockFile>(dataDirectory_ + QStringLiteral("/instance.lock"));
+    // Only a dead owner makes the lock stale: a long-running instance keeps an old lock file.
+    lock_->setStaleLockTime(std::chrono::milliseconds::zero());
+    if (lock_->tryLock(std::chrono::milliseconds::zero()))
+        return role_ = becomePrimary();
+    if (lock_->error() != QLockFile::LockFailedError) {
+        error_ = tr("cannot create the lock file in %1").arg(dataDirectory_);
+        return role_ = Role::Failed;
+    }
+    lock_.reset();
+    return role_ = forward(uri, timeout);
+}
+
+InstanceGuard::Role InstanceGuard::becomePrimary() {
+    // We hold the lock, so a socket file left there belongs to a dead instance.
+    QLocalServer::removeServer(socketPath());
+    if (!server_.listen(socketPath())) {
+        error_ = tr("cannot listen on %1: %2").arg(socketPath(), server_.errorString());
+        return Role::Failed;
+    }
+    return Role::Primary;
+}
+
+InstanceGuard::Role InstanceGuard::forward(const QString& uri, std::chrono::milliseconds timeout) {
+    const QByteArray request = (uri.isEmpty() ? kShow : kOpen + uri.toUtf8()) + '\n';
+    if (request.size() > kMaxMessageBytes) {
+        error_ = tr("the link is too long");
+        return Role::Failed;
+    }
+    const QDeadlineTimer deadline(timeout);
+    QLocalSocket socket;
+    // The primary may hold the lock but not listen yet: retry until the deadline.
+    for (;;) {
+        socket.connectToServer(socketPath());
+        if (socket.waitForConnected(int(deadline.remainingTime())))
+            break;
+        if (deadline.hasExpired()) {
+            error_ =
+                tr("OnionVoice is already running with %1 but does not answer").arg(dataDirectory_);
+            return Role::Failed;
+        }
+        QThread::msleep(std::min<qint64>(kRetryInterval.count(), deadline.remainingTime()));
+    }
+    socket.write(request);
+    QByteArray reply;
+    while (!reply.contains('\n') && socket.waitForReadyRead(int(deadline.remainingTime())))
+        reply += socket.readAll();
+    if (reply != "OK\n") {
+        error_ = tr("the running OnionVoice refused the request");
+        return Role::Failed;
+    }
+    return Role::Forwarded;
+}
+
+void InstanceGuard::onNewConnection() {
+    while (QLocalSocket* socket = server_.nextPendingConnection()) {
+        connect(socket, &QLocalSocket::disconnected, socket, &QObject::deleteLater);
+        // A client that never finishes its line is dropped.
+        QTimer::singleShot(kClientTimeout, socket, &QLocalSocket::disconnectFromServer);
+        connect(socket, &QLocalSocket::readyRead, this, [this, socket] {
+            if (!socket->canReadLine()) {
+                if (socket->bytesAvailable() > kMaxMessageBytes) {
+                    qCWarning(lcInstance) << "dropped an over-long request";
+                    socket->write("ERR\n");
+                    socket->disconnectFromServer();
+                }
+                return;
+            }
+            const QByteArray line = socket->readLine(kMaxMessageBytes + 1).chopped(1);
+            const QString uri = QString::fromUtf8(line.mid(kOpen.size()));
+            const bool show = line == kShow;
+            const bool open = line.startsWith(kOpen) && isContactLink(uri);
+            socket->write(show || open ? "OK\n" : "ERR\n");
+            socket->disconnectFromServer();
+            if (show || open)
+                emit activationRequested(open ? uri : QString());
+            else
+                qCWarning(lcInstance) << "dropped a malformed request";
+        });
+    }
+}
+
+} // namespace onionvoice::app

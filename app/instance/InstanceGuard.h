@@ -1,0 +1,59 @@
+// One running OnionVoice per data directory. The first instance holds a lock file in the data
+// directory and listens on a local socket; a later one (for example started by the desktop for an
+// onionvoice: link) hands its link to the running instance and exits.
+#pragma once
+
+#include <QLocalServer>
+#include <QLockFile>
+#include <QObject>
+#include <QString>
+#include <chrono>
+#include <memory>
+
+namespace onionvoice::app {
+
+class InstanceGuard : public QObject {
+    Q_OBJECT
+public:
+    enum class Role {
+        Unclaimed, // claim() not called yet
+        Primary,   // this process runs the app for the data directory
+        Forwarded, // another process runs it and has received the request
+        Failed,    // neither: see errorString()
+    };
+    Q_ENUM(Role)
+
+    static constexpr qsizetype kMaxMessageBytes = 4096;
+    static constexpr auto kDefaultTimeout = std::chrono::milliseconds(5000);
+
+    explicit InstanceGuard(QString dataDirectory, QObject* parent = nullptr);
+    ~InstanceGuard() override;
+
+    // Becomes the primary instance, or forwards `uri` (an onionvoice: link, or empty to just
+    // bring the running window forward) to the primary one. Blocks for at most `timeout` while
+    // a primary that is still starting opens its socket.
+    Role claim(const QString& uri, std::chrono::milliseconds timeout = kDefaultTimeout);
+
+    Role role() const { return role_; }
+    QString errorString() const { return error_; }
+    // Where the primary listens: <data dir>/instance.sock, or a hashed name in the user's runtime
+    // directory when that path is too long for a Unix socket.
+    QString socketPath() const;
+
+signals:
+    // In the primary: another start asked to show the window, with `uri` filled in if not empty.
+    void activationRequested(const QString& uri);
+
+private:
+    Role becomePrimary();
+    Role forward(const QString& uri, std::chrono::milliseconds timeout);
+    void onNewConnection();
+
+    QString dataDirectory_;
+    std::unique_ptr<QLockFile> lock_;
+    QLocalServer server_;
+    Role role_ = Role::Unclaimed;
+    QString error_;
+};
+
+} // namespace onionvoice::app

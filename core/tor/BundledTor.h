@@ -1,0 +1,16 @@
+// The files a tor bundle ships next to its tor executable (tor-bundle/manifest), and the torrc
+// lines that make tor use them: the bundle's GeoIP files (a bundled tor cannot rely on the system's
+// /usr/share/tor) and its pluggable transports for bridges.
+#pragma once
+
+#include <QString>
+#include <QStringList>
+
+namespace onionvoice::tor {
+
+// GeoIPFile / GeoIPv6File for geoip files, ClientTransportPlugin lines for obfs4proxy or lyrebird
+// (obfs4, meek_lite) and snowflake-client found in the directory of torExecutable. Empty for a
+// tor without such files beside it (a system tor uses its own defaults).
+QStringList bundledTorrcLines(const QString& torExecutable);
+
+} // namespace onionvoice::tor

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Installs OnionVoice into a fresh Debian root and runs installed-checks.sh there.
+#   clean-root.sh deb BUILD      the .deb from `cpack -G DEB`, installed by apt with exactly the
+#                                dependencies it declares (plus Debian's essential packages)
+#   clean-root.sh bundle BUILD   the self-contained tar.gz, unpacked into a root of only the
+#                                essential packages (no Qt, no libraries beyond glibc's)
+# The root comes from mmdebstrap and Debian's mirror (ONIONVOICE_DEBIAN_MIRROR, default
+# deb.debian.org) and is thrown away afterwards; nothing is cached. Product checks run only for
+# features the build tree has (probed here), and the ones missing are reported as PENDING.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+kind=${1:?usage: clean-root.sh deb|bundle BUILD}
+build=$(cd "${2:?usage: clean-root.sh deb|bundle BUILD}" && pwd)
+mirror=${ONIONVOICE_DEBIAN_MIRROR:-http://deb.debian.org}
+suite=bookworm
+tor_version=$(awk '$1 == "tor-version" { print $2 }' "$here/../../tor-bundle/manifest")
+started=$(date +%s)
+
+# Which product checks the build tree can pass today.
+checks=()
+cli=$build/app/cli/onionvoice-cli
+gui=$(find "$build" -maxdepth 3 -type f -name onionvoice -perm -u+x | head -n1)
+probe_data=$(mktemp -d)
+trap 'rm -rf "$probe_data"' EXIT
+if "$cli" --version >/dev/null 2>&1; then checks+=(cli-version); else
+    echo "PENDING: onionvoice-cli --version does not exist yet (issue 8)"; fi
+if "$cli" id --data-dir "$probe_data/id" 2>/dev/null | grep -qE 'onionvoice:[a-z2-7]{56}'; then
+    checks+=(cli-id); else echo "PENDING: onionvoice-cli id --data-dir does not exist yet (issue 8)"; fi
+if [ -n "$gui" ] && QT_QPA_PLATFORM=offscreen HOME="$probe_data" "$gui" --self-test >/dev/null 2>&1
+then checks+=(self-test); else
+    echo "PENDING: onionvoice --self-test does not exist yet (issue 9)"; fi
+
+case $kind in
+deb)
+    deb=$(ls "$build"/packages/onionvoice_*.deb)
+    # apt installs the file from inside the root: the hook bind-mounts its directory there.
+    include=(--include="$deb" --hook-dir=/usr/share/mmdebstrap/hooks/file-mirror-automount)
+    setup=(--customize-hook="copy-in $here/installed-checks.sh /tmp")
+    run="sh /tmp/installed-checks.sh /usr/bin /usr/lib/onionvoice $tor_version ${checks[*]}"
+    ;;
+bundle)
+    tarball=$(ls "$build"/packages/onionvoice-*-linux-*.tar.gz)
+    dir=$(basename "$tarball" .tar.gz)
+    include=()
+    setup=(--customize-hook="copy-in $here/installed-checks.sh $tarball /tmp"
+        --customize-hook="chroot \"\$1\" tar -C /opt -xzf /tmp/$(basename "$tarball")")
+    run="! dpkg-query -W -f='\${Package}\n' | grep -E -- '-dev\$|^libqt6' &&
+        sh /tmp/installed-checks.sh /opt/$dir /opt/$dir/lib/onionvoice $tor_version ${checks[*]}"
+    ;;
+*) echo "usage: clean-root.sh deb|bundle BUILD" >&2; exit 2 ;;
+esac
+
+sudo=()
+[ "$(id -u)" -ne 0 ] && sudo=(sudo)
+"${sudo[@]}" mmdebstrap --variant=essential --quiet --aptopt='APT::Install-Recommends "false"' "${include[@]}" "${setup[@]}" \
+    --customize-hook="chroot \"\$1\" sh -c \"$run\"" \
+    "$suite" /dev/null \
+    "deb $mirror/debian $suite main" "deb $mirror/debian $suite-updates main" \
+    "deb $mirror/debian-security $suite-security main"
+echo "clean-root $kind: passed in $(($(date +%s) - started)) s"
