@@ -3,6 +3,7 @@
 
 #include <QDir>
 #include <QFileInfo>
+#include <algorithm>
 
 namespace onionvoice::tor {
 namespace {
@@ -30,7 +31,7 @@ QString executableIn(const QDir& dir, const QString& name) {
 
 } // namespace
 
-QStringList bundledTorrcLines(const QString& torExecutable) {
+QStringList bundledTorrcLines(const QString& torExecutable, const QStringList& configuredLines) {
     const QDir dir = QFileInfo(torExecutable).absoluteDir();
     QStringList lines;
     for (const auto& [file, option] :
@@ -39,10 +40,20 @@ QStringList bundledTorrcLines(const QString& torExecutable) {
         if (info.isFile())
             lines << QStringLiteral("%1 %2").arg(QLatin1String(option), info.absoluteFilePath());
     }
+    // Transports configured elsewhere: "ClientTransportPlugin obfs4,meek_lite exec …".
+    QStringList configured;
+    for (const QString& line : configuredLines) {
+        const QStringList words = line.simplified().split(QLatin1Char(' '));
+        if (words.size() > 1 && words.first() == QLatin1String("ClientTransportPlugin"))
+            configured << words.at(1).split(QLatin1Char(','));
+    }
     QStringList covered;
     for (const Transport& transport : kTransports) {
         const QString names = QLatin1String(transport.transports);
-        if (covered.contains(names))
+        const QStringList transports = names.split(QLatin1Char(','));
+        if (covered.contains(names) ||
+            std::any_of(transports.begin(), transports.end(),
+                        [&](const QString& t) { return configured.contains(t); }))
             continue;
         const QString path = executableIn(dir, QLatin1String(transport.executable));
         if (path.isEmpty())

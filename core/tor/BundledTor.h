@@ -10,7 +10,10 @@ namespace onionvoice::tor {
 
 // GeoIPFile / GeoIPv6File for geoip files, ClientTransportPlugin lines for obfs4proxy or lyrebird
 // (obfs4, meek_lite) and snowflake-client found in the directory of torExecutable. Empty for a
-// tor without such files beside it (a system tor uses its own defaults).
-QStringList bundledTorrcLines(const QString& torExecutable);
+// tor without such files beside it (a system tor uses its own defaults). A transport that
+// configuredLines (the rest of the torrc) already has a ClientTransportPlugin for is left to it:
+// tor accepts one plugin per transport.
+QStringList bundledTorrcLines(const QString& torExecutable,
+                              const QStringList& configuredLines = {});
 
 } // namespace onionvoice::tor

@@ -215,7 +215,7 @@ void TorLauncher::start() {
                           QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
     QString error;
     QString torrc = generateTorrc(config_, QCoreApplication::applicationPid());
-    for (const QString& line : bundledTorrcLines(torPath_))
+    for (const QString& line : bundledTorrcLines(torPath_, config_.extraTorrcLines))
         torrc += line + QLatin1Char('\n');
     if (!writePrivateFile(torDirectory() + QStringLiteral("/torrc"), torrc.toUtf8(), &error) ||
         !writePrivateFile(torDirectory() + QStringLiteral("/torrc-defaults"), {}, &error)) {

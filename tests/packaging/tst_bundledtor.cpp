@@ -52,6 +52,20 @@ private slots:
                             .arg(dir.path())});
     }
 
+    void transportConfiguredElsewhereIsLeftAlone() {
+        QTemporaryDir dir;
+        for (const char* name : {"tor", "obfs4proxy", "snowflake-client"})
+            touch(dir.filePath(QLatin1String(name)), true);
+        const QStringList configured{
+            QStringLiteral("UseBridges 1"),
+            QStringLiteral("ClientTransportPlugin obfs4 exec /usr/bin/obfs4proxy"),
+        };
+        QCOMPARE(
+            bundledTorrcLines(dir.filePath(QStringLiteral("tor")), configured),
+            QStringList{QStringLiteral("ClientTransportPlugin snowflake exec %1/snowflake-client")
+                            .arg(dir.path())});
+    }
+
     void systemTorGetsNothing() {
         QTemporaryDir dir;
         touch(dir.filePath(QStringLiteral("tor")), true);
