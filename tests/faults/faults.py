@@ -17,7 +17,6 @@ fault misses its acceptance criterion (issue 12), 2 on a harness error.
 import argparse
 import json
 import os
-import queue
 import shutil
 import signal
 import subprocess
@@ -45,11 +44,11 @@ def log(message):
 class Instance:
     """One onionvoice-cli process with --json; its output lines are parsed as they come."""
 
-    def __init__(self, name, args, log_path):
+    def __init__(self, name, args, directory):
         self.name = name
         self.events = []  # (monotonic time, object)
-        self.lines = queue.Queue()
-        self.stderr = open(log_path, "w")
+        self.stderr = open(os.path.join(directory, f"{name}.log"), "w")
+        self.jsonl = open(os.path.join(directory, f"{name}.jsonl"), "w")
         self.proc = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                      stderr=self.stderr, text=True, start_new_session=True)
         self.reader = threading.Thread(target=self._read, daemon=True)
@@ -62,6 +61,9 @@ class Instance:
             except ValueError:
                 continue
             self.events.append((time.monotonic(), event))
+            # Kept with the wall-clock time, to line events up with tor's logs.
+            self.jsonl.write(json.dumps(dict(event, wall_time=round(time.time(), 3))) + "\n")
+            self.jsonl.flush()
 
     def wait_event(self, predicate, timeout, what):
         deadline = time.monotonic() + timeout
@@ -109,7 +111,9 @@ class Instance:
         if self.proc.poll() is None:
             self.proc.kill()
             self.proc.wait()
+        self.reader.join(2)
         self.stderr.close()
+        self.jsonl.close()
 
 
 # ---- faults: each picks its target from the running call and injects; `restore` undoes ----
@@ -138,6 +142,15 @@ class Fault:
             return ok, (f"call goes on, late <= {SINGLE_RELAY_LATE_PCT} %, "
                         f"no gap > {SINGLE_RELAY_GAP_MS} ms")
         return result["call_continued"], "call goes on"
+
+
+class NoFault(Fault):
+    """The same call without a fault: what the network and the machine cost by themselves."""
+    name = "none"
+    single_relay = True  # held to the same bar as the single-relay faults
+
+    def inject(self):
+        pass
 
 
 class RelayFault(Fault):
@@ -227,7 +240,7 @@ class PeerKill(Fault):
         return ok, f"caller ends with network-failure within {NETWORK_LOSS_TIMEOUT_S:.0f} s (+2 s)"
 
 
-FAULTS = [RelayKill, GuardKill, RelayStop, CallerTorRestart, PeerKill]
+FAULTS = [NoFault, RelayKill, GuardKill, RelayStop, CallerTorRestart, PeerKill]
 QUICK = ["relay_stop", "peer_kill"]
 
 
@@ -261,12 +274,12 @@ class FaultRun:
         cli = self.args.cli
         self.callee = Instance("callee", [cli, "serve", "--answer", "auto", "--record",
                                           os.path.join(self.dir, "callee-heard.wav")] +
-                               self.common(self.callee_dir), os.path.join(self.dir, "callee.log"))
+                               self.common(self.callee_dir), self.dir)
         ready = self.callee.wait_event(lambda e: e.get("event") == "ready", 90, "its service")
         self.caller = Instance("caller", [cli, "call", ready["address"], "--seconds",
                                           str(self.args.seconds), "--record",
                                           os.path.join(self.dir, "caller-heard.wav")] +
-                               self.common(self.caller_dir), os.path.join(self.dir, "caller.log"))
+                               self.common(self.caller_dir), self.dir)
         self.caller.wait_event(lambda e: e.get("event") == "state" and e.get("state") == "active",
                                90, "the call to become active")
         for side in (self.caller, self.callee):
@@ -287,8 +300,12 @@ class FaultRun:
         (the call's links all open again, nothing closing yet)."""
         fds = {}
         sample_at = fault_time + (self.args.seconds - self.args.fault_at) - 3
+        diagnose_at = fault_time + 10
         deadline = fault_time + self.args.seconds + NETWORK_LOSS_TIMEOUT_S + 30
         while self.caller.proc.poll() is None and time.monotonic() < deadline:
+            if diagnose_at and time.monotonic() >= diagnose_at:
+                diagnose_at = None
+                self.save_tor_state("10s-after-fault")
             if not fds and time.monotonic() >= sample_at:
                 fds = {i.name: torfaults.open_fds(i.proc.pid) for i in self.instances()
                        if i.proc.poll() is None}
@@ -298,6 +315,17 @@ class FaultRun:
         self.caller.interrupt()
         self.callee.interrupt()
         return fds
+
+    def save_tor_state(self, label):
+        """Circuits and streams of both tors, for a look at links that do not come back."""
+        for name, data_dir in (("caller", self.caller_dir), ("callee", self.callee_dir)):
+            try:
+                tor = torfaults.AppTor(data_dir)
+                lines = tor.getinfo("circuit-status") + tor.getinfo("stream-status")
+            except (OSError, RuntimeError, ConnectionError) as e:
+                lines = [f"unavailable: {e}"]
+            with open(os.path.join(self.dir, f"{name}-tor-{label}.txt"), "w") as f:
+                f.write("\n".join(lines) + "\n")
 
     def relink_seconds(self, fault_time):
         """Fault → first moment both sides have every link up again after one went down."""
@@ -313,6 +341,10 @@ class FaultRun:
             worst = max(worst, back - fault_time)
         return round(worst, 1)
 
+    @staticmethod
+    def missing(stats):
+        return stats.get("late", 0) + stats.get("lost", 0)
+
     def report(self, fault_time, fds_before, fds_end):
         summaries = {i.name: i.summary() for i in self.instances()}
         caller = summaries["caller"] or {}
@@ -323,7 +355,11 @@ class FaultRun:
             stats = (summary or {}).get("statistics") or (
                 next(i for i in self.instances() if i.name == name).latest() or {})
             due = stats.get("frames_received", 0) + stats.get("lost", 0)
+            instance = next(i for i in self.instances() if i.name == name)
+            before = [e for t, e in instance.statistics() if t < fault_time]
             per_side[name] = {
+                "late_or_lost_before_fault": self.missing(before[-1]) if before else None,
+                "late_or_lost": self.missing(stats),
                 "late_pct": round(100.0 * (stats.get("late", 0) + stats.get("lost", 0)) / due, 2)
                 if due else None,
                 "longest_gap_ms": stats.get("longest_gap_ms"),

@@ -56,12 +56,15 @@ class AppTor:
         return testnet.Control(int(match.group(1)),
                                os.path.join(self.tor_dir, "control_auth_cookie"))
 
-    def circuits(self):
+    def getinfo(self, key):
         control = self.control()
         try:
-            lines = control.command("GETINFO circuit-status")
+            return control.command(f"GETINFO {key}")
         finally:
             control.close()
+
+    def circuits(self):
+        lines = self.getinfo("circuit-status")
         # Data lines of the 250+ reply, then the final "OK" (a single-line reply holds one
         # circuit after "circuit-status=", or nothing).
         lines = [l[len("circuit-status="):] if l.startswith("circuit-status=") else l
