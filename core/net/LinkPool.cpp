@@ -84,7 +84,10 @@ void LinkPool::open(std::uint8_t slot) {
                      QByteArray::number(QRandomGenerator::system()->generate64(), 16);
     s.link = new OnionLink(config_.recordSize, this);
     OnionLink* link = s.link;
-    connect(link, &OnionLink::opened, this, [this, slot] { emit linkUp(slot); });
+    connect(link, &OnionLink::opened, this, [this, slot] {
+        peer_ = Peer::Reached;
+        emit linkUp(slot);
+    });
     connect(link, &OnionLink::recordReceived, this,
             [this, slot](const QByteArray& record) { emit recordReceived(slot, record); });
     connect(link, &OnionLink::failed, this,
@@ -95,7 +98,8 @@ void LinkPool::open(std::uint8_t slot) {
                     slots_[slot].retry->start(config_.replaceDelay);
             });
     link->connectToOnion(config_.socks, config_.onionAddress + QStringLiteral(".onion"),
-                         config_.port, s.isolationKey, config_.connectTimeout);
+                         config_.port, s.isolationKey,
+                         peer_ == Peer::Reached ? config_.relinkTimeout : config_.connectTimeout);
 }
 
 } // namespace onionvoice::net

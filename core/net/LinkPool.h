@@ -19,8 +19,12 @@ struct LinkPoolConfig {
     quint16 port = 0;
     int links = 12;
     std::size_t recordSize = 0;
-    std::chrono::milliseconds stagger{25}; // between the first attempts of two slots
-    std::chrono::milliseconds connectTimeout{60000};
+    std::chrono::milliseconds stagger{25};           // between the first attempts of two slots
+    std::chrono::milliseconds connectTimeout{60000}; // until a link to the peer has opened once
+    // Once the peer has been reached, an attempt this slow is stuck on a bad circuit (a relay
+    // that died, a rendezvous that never completes: tor keeps such a stream waiting for minutes);
+    // a fresh circuit opens in seconds, so the attempt is abandoned and the slot dialled again.
+    std::chrono::milliseconds relinkTimeout{10000};
     std::chrono::milliseconds replaceDelay{1000}; // before a broken link is replaced
 };
 
@@ -67,6 +71,8 @@ private:
     enum class Activity { Stopped, Running };
     Activity activity_ = Activity::Stopped;
     std::size_t started_ = 0; // slots [0, started_) have been dialled
+    enum class Peer { NotReached, Reached };
+    Peer peer_ = Peer::NotReached;
 };
 
 } // namespace onionvoice::net

@@ -281,6 +281,33 @@ private slots:
         QCOMPARE(pool.openCount(), 0);
     }
 
+    void poolAbandonsAStuckRelinkAttempt() {
+        // Once the peer has been reached, an attempt that tor keeps waiting (here: a proxy that
+        // never answers) is given up after relinkTimeout and the slot is dialled on a fresh
+        // circuit, instead of staying down for the whole connect timeout.
+        ScriptedSocks socks;
+        LinkPoolConfig config;
+        config.socks = socks.endpoint();
+        config.onionAddress = kHost.chopped(6);
+        config.port = 9;
+        config.links = 3;
+        config.recordSize = kRecord;
+        config.replaceDelay = 10ms;
+        config.connectTimeout = 600s;
+        config.relinkTimeout = 200ms;
+        LinkPool pool(config);
+        QSignalSpy down(&pool, &LinkPool::linkDown);
+        pool.start(1);
+        QTRY_COMPARE(pool.openCount(), 1);
+        socks.behaviour = ScriptedSocks::Behaviour::Silent;
+        pool.start();
+        QTRY_VERIFY(socks.sessions.size() >= 3);
+        socks.behaviour = ScriptedSocks::Behaviour::Accept; // fresh attempts get through
+        QTRY_COMPARE(pool.openCount(), 3);
+        QVERIFY(down.size() >= 2); // the stuck attempts were reported and replaced
+        QVERIFY(socks.sessions.size() >= 5);
+    }
+
     void poolDialsInStages() {
         ScriptedSocks socks;
         LinkPoolConfig config;
