@@ -77,7 +77,10 @@ std::vector<Minute> playout(const std::vector<double>& delays, int packetMs) {
     for (std::size_t seq = 0; seq < delays.size(); ++seq)
         if (std::isfinite(delays[seq]))
             arrivals.emplace(double(seq) * packetMs + delays[seq], std::uint32_t(seq));
-    const std::vector<std::uint8_t> packet(100, 0x55); // a packet's content is not looked at
+    // The buffer checks only the Opus table-of-contents byte (one SILK wideband frame of the
+    // packet period: configurations 9, 10, 11 for 20, 40, 60 ms); the rest is never decoded here.
+    std::vector<std::uint8_t> packet(100, 0x55);
+    packet[0] = std::uint8_t((8 + packetMs / 20) << 3);
     std::vector<Minute> minutes(std::size_t(double(delays.size()) * packetMs / 60000.0) + 1);
     auto next = arrivals.begin();
     media::JitterBufferStats before{};
@@ -172,7 +175,7 @@ int main(int argc, char** argv) {
             traces = value;
         else if (flag == "--policy")
             config.policy = value;
-        else if (flag == "--packet-ms")
+        else if (flag == "--packet-ms" && (value == "20" || value == "40" || value == "60"))
             config.packetMs = std::stoi(value);
         else {
             std::cerr << "sim_soak: unknown option " << flag << "\n";
