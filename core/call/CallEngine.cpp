@@ -81,10 +81,17 @@ bool CallEngine::start(QString* error) {
     if (!loaded.message.isEmpty())
         emit errorOccurred(loaded.message);
 
+    if (config_.preset == tor::SecurityPreset::OneWayHotline &&
+        config_.access == ServiceAccess::ContactsOnly) {
+        // Client authorization would need the keys in the hotline tor's own files: not offered.
+        *error = QStringLiteral("The one-way hotline cannot be limited to contacts.");
+        return false;
+    }
     ServiceHostConfig hostConfig;
     hostConfig.dataDirectory = config_.dataDirectory;
     hostConfig.torExecutable = config_.torExecutable;
     hostConfig.extraTorrcLines = config_.extraTorrcLines;
+    hostConfig.preset = config_.preset;
     hostConfig.servicePort = config_.servicePort;
     if (config_.access == ServiceAccess::ContactsOnly)
         hostConfig.clientAuthPublicKeys = allowedClientKeys();
@@ -142,13 +149,14 @@ void CallEngine::dial(const QString& address) {
         return;
     }
     call_ = std::make_unique<CallSession>(CallDirection::Outgoing, check.address);
+    call_->frameObserver = config_.frameObserver;
     call_->ephemeral = std::make_unique<EphemeralKey>();
     setCallState(CallState::Dialing);
     armTimeout(config_.dialTimeout, EndReason::Unreachable);
 
-    call_->pool = createOutgoingPool(
-        {launcher->socksPort(), check.address, config_.servicePort, config_.parameters.links},
-        this);
+    call_->pool = createOutgoingPool({launcher->socksPort(), check.address, config_.servicePort,
+                                      config_.parameters.links, config_.slotSocksPorts},
+                                     this);
     connect(call_->pool, &net::LinkPool::linkUp, this, &CallEngine::onPoolLinkUp);
     connect(call_->pool, &net::LinkPool::linkDown, this, &CallEngine::onPoolLinkDown);
     connect(call_->pool, &net::LinkPool::recordReceived, this, &CallEngine::onRecord);
@@ -237,6 +245,7 @@ void CallEngine::onIncomingHello(net::OnionLink* link, const Hello& hello) {
         return;
     }
     call_ = std::make_unique<CallSession>(CallDirection::Incoming, hello.caller);
+    call_->frameObserver = config_.frameObserver;
     call_->hello = hello;
     call_->controlSlot = hello.slot;
     call_->slotStates[hello.slot] = CallSession::SlotState::Joining;
@@ -333,6 +342,7 @@ bool CallEngine::activate() {
     QString error;
     auto backend = config_.audio ? config_.audio(&error) : nullptr;
     media::AudioEngineSettings audio;
+    audio.processing = config_.processing;
     audio.encoder.bitrate = int(call_->agreed.bitrate);
     audio.encoder.packetPeriod = std::chrono::milliseconds(call_->agreed.packetMs);
     audio.jitter.packetPeriod = audio.encoder.packetPeriod;

@@ -13,6 +13,7 @@
 #include "contacts/ContactBook.h"
 #include "media/AudioEngine.h"
 #include "tor/OnionService.h"
+#include "tor/SecurityPreset.h"
 #include "tor/TorLauncher.h"
 
 #include <QObject>
@@ -28,17 +29,24 @@ enum class ServiceAccess { Open, ContactsOnly };
 struct EngineConfig {
     QString dataDirectory;
     QString torExecutable;       // empty: bundled, $ONIONVOICE_TOR, then PATH
-    QStringList extraTorrcLines; // security preset, private test network
-    quint16 servicePort = 7700;  // port in our onion address
+    QStringList extraTorrcLines; // e.g. a private test network's options
+    tor::SecurityPreset preset = tor::SecurityPreset::Standard;
+    quint16 servicePort = 7700; // port in our onion address
     UnknownCallers unknownCallers = UnknownCallers::Ring;
     ServiceAccess access = ServiceAccess::Open;
-    CallParameters parameters; // what we propose, and the most we accept
+    CallParameters parameters;                 // what we propose, and the most we accept
+    media::VoiceProcessingSettings processing; // of our microphone
     std::chrono::milliseconds ringTimeout{30000};
     std::chrono::milliseconds linkProofTimeout{5000};
     std::chrono::milliseconds dialTimeout{120000};
     std::chrono::milliseconds networkLossTimeout{20000};
     // Audio device for a call, created when the call becomes active.
     std::function<std::unique_ptr<media::AudioBackend>(QString* error)> audio;
+    // Test hook for link impairment: slot i of an outgoing call dials through a SOCKS relay on
+    // 127.0.0.1:slotSocksPorts[i] instead of tor's port. Only a port: the address is always
+    // loopback, so the hook can never send a link anywhere but to this machine.
+    std::vector<quint16> slotSocksPorts;
+    std::shared_ptr<FrameObserver> frameObserver; // optional
 };
 
 class CallEngine : public QObject {
@@ -55,7 +63,9 @@ public:
     CallState callState() const { return call_ ? call_->state : CallState::Idle; }
     contacts::ContactBook& contacts() { return contacts_; }
     tor::TorLauncher* torLauncher() { return host_.launcher(); }
+    // The published service (nullptr with the one-way hotline preset: see hotline()).
     tor::OnionService* service() { return host_.service(); }
+    tor::HotlineService* hotline() { return host_.hotline(); }
 
 public slots:
     void dial(const QString& address);

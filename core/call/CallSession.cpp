@@ -134,6 +134,8 @@ CallSession::Received CallSession::receiveSealed(std::uint8_t slot, const QByteA
     const std::int64_t periodMs = hello.proposed.packetMs;
     for (const auto& f : frames) {
         ++framesReceived;
+        if (frameObserver)
+            frameObserver->frameArrived(f.seq, slot);
         audio->receivePacket(f.seq, QByteArray(reinterpret_cast<const char*>(f.data.data()),
                                                qsizetype(f.data.size())));
         frameDelays.push_back({arrivalMs, arrivalMs - std::int64_t(f.seq) * periodMs});
@@ -145,8 +147,11 @@ CallSession::Received CallSession::receiveSealed(std::uint8_t slot, const QByteA
 
 void CallSession::sendPacket(std::uint32_t sequence, const QByteArray& packet) {
     const multipath::Frame frame{sequence, {packet.begin(), packet.end()}};
-    for (const auto& out : endpoint->sendPacket(now(), std::span(&frame, 1)))
+    for (const auto& out : endpoint->sendPacket(now(), std::span(&frame, 1))) {
         sendSealed(out.link, out.bytes);
+        if (frameObserver)
+            frameObserver->packetSent(sequence, out.link);
+    }
 }
 
 } // namespace onionvoice::call

@@ -70,7 +70,8 @@ public:
     std::unique_ptr<RecordOpener> opener;
     std::unique_ptr<multipath::MultipathEndpoint> endpoint;
     std::unique_ptr<media::AudioEngine> audio;
-    net::LinkPool* pool = nullptr; // outgoing calls
+    std::shared_ptr<FrameObserver> frameObserver; // optional
+    net::LinkPool* pool = nullptr;                // outgoing calls
     // Incoming calls. QPointer: a link deletes itself when it fails, also after the call ended.
     std::array<QPointer<net::OnionLink>, multipath::kMaxLinks> links{};
     std::uint8_t controlSlot = 0;

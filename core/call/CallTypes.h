@@ -59,6 +59,16 @@ struct CallStatistics {
     std::uint64_t framesReceived = 0;
 };
 
+// Sees every audio packet the engine sends (once per link it goes on) and the first copy of every
+// frame it receives, with the link slot, for end-to-end measurements (e.g. onionvoice-cli
+// --frame-log). Called on the engine thread; must not block.
+class FrameObserver {
+public:
+    virtual ~FrameObserver() = default;
+    virtual void packetSent(std::uint32_t sequence, std::uint8_t slot) = 0;
+    virtual void frameArrived(std::uint32_t sequence, std::uint8_t slot) = 0;
+};
+
 } // namespace onionvoice::call
 
 Q_DECLARE_METATYPE(onionvoice::call::CallState)

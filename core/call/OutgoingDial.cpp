@@ -17,6 +17,8 @@ net::LinkPool* createOutgoingPool(const OutgoingDialConfig& config, QObject* par
     poolConfig.port = config.servicePort;
     poolConfig.links = config.links;
     poolConfig.recordSize = multipath::kRecordSize;
+    for (const quint16 port : config.slotSocksPorts)
+        poolConfig.slotSocks.push_back({QHostAddress(QHostAddress::LocalHost), port});
     return new net::LinkPool(poolConfig, parent);
 }
 

@@ -12,6 +12,7 @@ struct OutgoingDialConfig {
     QString peer; // onion address, 56 characters
     quint16 servicePort = 0;
     int links = 0;
+    std::vector<quint16> slotSocksPorts; // per-slot SOCKS relay on 127.0.0.1 (tests), if any
 };
 
 // The pool for the call (not started: connect its signals, then dialHandshakeLink).

@@ -36,7 +36,7 @@ bool ServiceHost::start(const ServiceHostConfig& config, QString* error) {
     tor::TorLaunchConfig torConfig;
     torConfig.dataDirectory = config.dataDirectory;
     torConfig.torExecutableSetting = config.torExecutable;
-    torConfig.extraTorrcLines = config.extraTorrcLines;
+    torConfig.extraTorrcLines = config.extraTorrcLines + tor::clientTorrcLines(config.preset);
     launcher_ = std::make_unique<tor::TorLauncher>(torConfig);
     connect(launcher_.get(), &tor::TorLauncher::stateChanged, this, [this](auto state) {
         emit torStateChanged(state, launcher_->bootstrap().percent, launcher_->bootstrap().summary);
@@ -45,19 +45,49 @@ bool ServiceHost::start(const ServiceHostConfig& config, QString* error) {
         emit torStateChanged(launcher_->state(), b.percent, b.summary);
     });
 
-    tor::OnionService::Config serviceConfig;
-    serviceConfig.virtualPort = config.servicePort;
-    serviceConfig.targetPort = listener_->port();
-    serviceConfig.clientAuthPublicKeys = config.clientAuthPublicKeys;
-    service_ = std::make_unique<tor::OnionService>(launcher_.get(), *identity_, serviceConfig);
-    connect(service_.get(), &tor::OnionService::stateChanged, this,
-            &ServiceHost::serviceStateChanged);
+    publish(config);
     launcher_->start();
     return true;
 }
 
+// An ephemeral ADD_ONION service on our tor, or, for the one-way hotline, a single-hop service on
+// a second tor of its own (tor never makes an ADD_ONION service single-hop); the hotline's states
+// are reported as the service's.
+void ServiceHost::publish(const ServiceHostConfig& config) {
+    if (config.preset != tor::SecurityPreset::OneWayHotline) {
+        tor::OnionService::Config serviceConfig;
+        serviceConfig.virtualPort = config.servicePort;
+        serviceConfig.targetPort = listener_->port();
+        serviceConfig.clientAuthPublicKeys = config.clientAuthPublicKeys;
+        service_ = std::make_unique<tor::OnionService>(launcher_.get(), *identity_, serviceConfig);
+        connect(service_.get(), &tor::OnionService::stateChanged, this,
+                &ServiceHost::serviceStateChanged);
+        return;
+    }
+    tor::HotlineService::Config hotline;
+    hotline.dataDirectory = QDir(config.dataDirectory).filePath(QStringLiteral("hotline"));
+    hotline.torExecutableSetting = config.torExecutable;
+    hotline.virtualPort = config.servicePort;
+    hotline.targetPort = listener_->port();
+    hotline.extraTorrcLines = config.extraTorrcLines;
+    hotline_ = std::make_unique<tor::HotlineService>(*identity_, hotline);
+    connect(hotline_.get(), &tor::HotlineService::stateChanged, this, [this](auto state) {
+        using H = tor::HotlineService::State;
+        using S = tor::OnionService::State;
+        emit serviceStateChanged(state == H::Reachable  ? S::Reachable
+                                 : state == H::Failed   ? S::Failed
+                                 : state == H::Running  ? S::Published
+                                 : state == H::Starting ? S::Publishing
+                                                        : S::Unpublished);
+    });
+    hotline_->start();
+}
+
 void ServiceHost::stop() {
     service_.reset();
+    if (hotline_)
+        hotline_->stop();
+    hotline_.reset();
     if (launcher_)
         launcher_->stop();
     launcher_.reset();

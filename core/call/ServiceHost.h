@@ -3,8 +3,10 @@
 #pragma once
 
 #include "net/LinkListener.h"
+#include "tor/HotlineService.h"
 #include "tor/OnionIdentity.h"
 #include "tor/OnionService.h"
+#include "tor/SecurityPreset.h"
 #include "tor/TorLauncher.h"
 
 #include <QObject>
@@ -18,7 +20,8 @@ struct ServiceHostConfig {
     QString torExecutable;
     QStringList extraTorrcLines;
     quint16 servicePort = 0;
-    QList<QByteArray> clientAuthPublicKeys; // empty: the service is open
+    QList<QByteArray> clientAuthPublicKeys; // empty: the service is open (always for the hotline)
+    tor::SecurityPreset preset = tor::SecurityPreset::Standard;
 };
 
 class ServiceHost : public QObject {
@@ -36,7 +39,8 @@ public:
     const tor::OnionIdentity* identity() const { return identity_ ? &*identity_ : nullptr; }
     QString address() const { return identity_ ? identity_->address() : QString(); }
     tor::TorLauncher* launcher() { return launcher_.get(); }
-    tor::OnionService* service() { return service_.get(); }
+    tor::OnionService* service() { return service_.get(); } // nullptr for the hotline
+    tor::HotlineService* hotline() { return hotline_.get(); }
 
 signals:
     void torStateChanged(onionvoice::tor::TorLauncher::State state, int bootstrapPercent,
@@ -46,10 +50,13 @@ signals:
     void linkAccepted(onionvoice::net::OnionLink* link);
 
 private:
+    void publish(const ServiceHostConfig& config);
+
     std::optional<tor::OnionIdentity> identity_;
     std::unique_ptr<tor::TorLauncher> launcher_;
     std::unique_ptr<net::LinkListener> listener_;
     std::unique_ptr<tor::OnionService> service_;
+    std::unique_ptr<tor::HotlineService> hotline_; // the one-way hotline preset's service
 };
 
 } // namespace onionvoice::call

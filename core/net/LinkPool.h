@@ -15,7 +15,8 @@ namespace onionvoice::net {
 
 struct LinkPoolConfig {
     SocksEndpoint socks;
-    QString onionAddress; // 56 characters, without ".onion"
+    std::vector<SocksEndpoint> slotSocks; // per-slot override of `socks` (a test relay), if any
+    QString onionAddress;                 // 56 characters, without ".onion"
     quint16 port = 0;
     int links = 12;
     std::size_t recordSize = 0;

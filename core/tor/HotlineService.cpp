@@ -76,6 +76,7 @@ void HotlineService::start() {
     }
     TorLaunchConfig launch;
     launch.dataDirectory = config_.dataDirectory;
+    launch.torExecutableSetting = config_.torExecutableSetting;
     launch.socksMode = TorLaunchConfig::SocksMode::Disabled; // required by single-hop mode
     launch.extraTorrcLines =
         config_.extraTorrcLines +
