@@ -1,6 +1,9 @@
-// onionvoice-cli: headless tools. `audio-loop` pushes speech through the audio engine (and
-// optionally a simulated multipath network replaying a link trace) and prints quality as JSON.
+// onionvoice-cli: headless calls and tools. `id`, `serve`, `call` and `contacts` drive the call
+// engine (Commands.h); `audio-loop` pushes speech through the audio engine (and optionally a
+// simulated multipath network replaying a link trace) and prints quality as JSON.
 #include "AudioLoop.h"
+#include "Commands.h"
+#include "ExitCode.h"
 #include "PesqScorer.h"
 #include "media/CallQuality.h"
 
@@ -8,10 +11,12 @@
 #include <QCoreApplication>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLoggingCategory>
 #include <QTextStream>
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <map>
 
 using namespace onionvoice;
 using namespace std::chrono_literals;
@@ -169,13 +174,43 @@ int audioLoop(const QStringList& arguments) {
 int main(int argc, char** argv) {
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName("onionvoice-cli");
+    QCoreApplication::setApplicationVersion(QStringLiteral(ONIONVOICE_VERSION));
+    // stdout is for results and stderr for one-line errors: the engine's progress notes (tor's
+    // own log included) stay quiet unless QT_LOGGING_RULES asks for them.
+    QLoggingCategory::setFilterRules(QStringLiteral("onionvoice.*.info=false"));
     QStringList arguments = QCoreApplication::arguments();
     const QString command = arguments.size() > 1 ? arguments.at(1) : QString();
-    if (command == QLatin1String("audio-loop")) {
+    const std::map<QString, int (*)(const QStringList&)> commands{
+        {"audio-loop", audioLoop},      {"id", cli::runId},
+        {"serve", cli::runServe},       {"call", cli::runCall},
+        {"contacts", cli::runContacts},
+    };
+    if (const auto it = commands.find(command); it != commands.end()) {
         arguments.removeAt(1);
-        return audioLoop(arguments);
+        return it->second(arguments);
     }
-    return fail("usage: onionvoice-cli audio-loop --in SPEECH.wav --out OUT.wav [--trace TRACE "
-                "--policy NAME] [--loss PCT] (see onionvoice-cli audio-loop --help)",
-                kUsageError);
+    if (command == QLatin1String("--version") || command == QLatin1String("-v")) {
+        std::printf("onionvoice-cli %s\n", ONIONVOICE_VERSION);
+        return 0;
+    }
+    const QString usage =
+        QStringLiteral(
+            "usage: onionvoice-cli COMMAND [options]   (onionvoice-cli COMMAND --help for "
+            "details)\n"
+            "  id                       create or show your identity (onionvoice: link, --qr)\n"
+            "  serve                    stay online and take calls (--answer, --play, --record, "
+            "--echo)\n"
+            "  call ADDRESS_OR_URI      call someone (--play, --record, --seconds N)\n"
+            "  contacts ACTION          list, add, remove, block, unblock\n"
+            "  audio-loop               audio quality through a simulated network\n"
+            "  --version                print the version\n\n") +
+        cli::exitCodeHelp();
+    if (command == QLatin1String("--help") || command == QLatin1String("-h") ||
+        command == QLatin1String("help")) {
+        std::fputs(usage.toUtf8().constData(), stdout);
+        return 0;
+    }
+    std::fputs(usage.toUtf8().constData(), stderr);
+    return command.isEmpty() ? cli::toInt(cli::ExitCode::Usage)
+                             : cli::fail(cli::ExitCode::Usage, "unknown command: " + command);
 }

@@ -1,0 +1,77 @@
+// One run of `onionvoice-cli call` or `serve`: starts the engine (tor, the onion service), dials or
+// waits for callers, answers by policy, prints progress and one statistics object per second, a
+// summary when a call ends, and finishes with the exit code of the outcome. Ctrl-C hangs up
+// first, then stops tor.
+#pragma once
+
+#include "CommonOptions.h"
+#include "FrameLog.h"
+
+#include <QElapsedTimer>
+#include <QJsonObject>
+#include <QObject>
+#include <QTimer>
+#include <memory>
+#include <optional>
+
+namespace onionvoice::cli {
+
+enum class SessionRole { Caller, Server };
+enum class AnswerMode { Auto, Never };
+
+struct SessionConfig {
+    SessionRole role = SessionRole::Caller;
+    OutputFormat output = OutputFormat::Text;
+    QString peer;                                // caller: normalised onion address
+    std::optional<std::chrono::seconds> seconds; // caller: hang up after this long active
+    AnswerMode answer = AnswerMode::Auto;        // server
+    int calls = 0;                               // server: exit after this many calls (0: never)
+    std::shared_ptr<FrameLog> frameLog;          // optional; also the engine's frame observer
+};
+
+class CallSession : public QObject {
+    Q_OBJECT
+public:
+    CallSession(SessionConfig session, call::EngineConfig engine, QObject* parent = nullptr);
+    ~CallSession() override;
+
+    void start();
+    call::CallEngine& engine() { return *engine_; }
+
+signals:
+    // Tor is ready; the caller dials right after this signal returns.
+    void torReady(quint16 socksPort);
+    void callStateChanged(onionvoice::call::CallState state);
+    void finished(int exitCode);
+
+private:
+    // Interrupted: Ctrl-C came during a call, which is being hung up before tor stops.
+    enum class Phase { Starting, Online, Interrupted, Finished };
+
+    void onTorState(tor::TorLauncher::State state, int percent, const QString& summary);
+    void onServiceState(tor::OnionService::State state);
+    void onCallState(call::CallState state, const QString& peer, call::EndReason reason);
+    void onIncoming(const QString& peer, const QString& name);
+    void onRefused(const QString& peer, call::EndReason reason);
+    void onInterrupt(int count);
+    void printStatistics();
+    void announce(const QString& event, const QString& text, QJsonObject fields = {});
+    double sinceStartMs() const;
+    void logEvent(const char* name);
+    // Stops the engine (hanging up any call) and reports the code; `after` lets the last
+    // records of a call that just ended (the hang-up) reach the peer before tor stops.
+    void finish(ExitCode code, std::chrono::milliseconds after = {});
+
+    SessionConfig config_;
+    std::unique_ptr<call::CallEngine> engine_;
+    Phase phase_ = Phase::Starting;
+    QElapsedTimer clock_;
+    QTimer statisticsTimer_;
+    QTimer hangUpTimer_;
+    std::optional<call::CallStatistics> latest_;
+    int callsDone_ = 0;
+    int lastBootstrap_ = -1;
+    std::optional<qint64> dialedAt_, ringingAt_, activeAt_;
+};
+
+} // namespace onionvoice::cli

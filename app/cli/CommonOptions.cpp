@@ -1,0 +1,151 @@
+// Parsing and checking of the options shared by id, serve, call and contacts.
+#include "CommonOptions.h"
+
+#include "multipath/SchedulingPolicy.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QStandardPaths>
+
+namespace onionvoice::cli {
+namespace {
+
+std::optional<tor::SecurityPreset> presetNamed(const QString& name) {
+    if (name == QLatin1String("standard"))
+        return tor::SecurityPreset::Standard;
+    if (name == QLatin1String("more-guards"))
+        return tor::SecurityPreset::MoreGuards;
+    if (name == QLatin1String("hotline"))
+        return tor::SecurityPreset::OneWayHotline;
+    return std::nullopt;
+}
+
+std::optional<std::uint8_t> policyIndex(const QString& name) {
+    const auto names = multipath::policyNames();
+    for (std::size_t i = 0; i < names.size(); ++i)
+        if (name.toStdString() == names[i])
+            return std::uint8_t(i);
+    return std::nullopt;
+}
+
+QString policyList() {
+    QStringList names;
+    for (const auto n : multipath::policyNames())
+        names.append(QString::fromLatin1(n.data(), qsizetype(n.size())));
+    return names.join(QLatin1Char(' '));
+}
+
+} // namespace
+
+CommonOptions::CommonOptions(QCommandLineParser& parser)
+    : dataDir_("data-dir", "Where the identity, contacts and tor's state live.", "DIR",
+               defaultDataDirectory())
+    , tor_("tor", "The tor program to run (default: bundled, $ONIONVOICE_TOR, then PATH).", "PATH")
+    , testnet_("testnet",
+               "Join the private Tor network that tests/testnet/testnet.py started in DIR.", "DIR")
+    , preset_("preset",
+              "Security preset: standard, more-guards, or hotline (the one-way hotline: your "
+              "service is single-hop and not anonymous; your callers stay anonymous).",
+              "NAME", "standard")
+    , contactsOnly_("contacts-only",
+                    "Only allowlisted contacts holding a key can reach this service.")
+    , unknownCallers_("unknown-callers", "Callers not in the contacts: ring or refuse.", "MODE",
+                      "ring")
+    , policy_("policy", "Multipath policy proposed for calls: " + policyList() + ".", "NAME",
+              "adaptive")
+    , links_("links", "Links per call (1..12).", "N", "12")
+    , bitrate_("bitrate", "Opus bitrate in bit/s (6000..32000).", "BPS", "32000")
+    , json_("json", "Machine-readable output: one JSON object per line.") {
+    parser.addOptions({dataDir_, tor_, testnet_, preset_, contactsOnly_, unknownCallers_, policy_,
+                       links_, bitrate_, json_});
+}
+
+QString CommonOptions::defaultDataDirectory() {
+    return QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation);
+}
+
+std::optional<QStringList> CommonOptions::testNetworkTorrcLines(const QString& directory,
+                                                                QString* error) {
+    QFile file(QDir(directory).filePath(QStringLiteral("client.torrc")));
+    if (!file.open(QIODevice::ReadOnly)) {
+        *error = QStringLiteral("--testnet %1: cannot read %2 (%3); start the network with "
+                                "tests/testnet/testnet.py up %1")
+                     .arg(directory, file.fileName(), file.errorString());
+        return std::nullopt;
+    }
+    return QString::fromUtf8(file.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+}
+
+std::optional<CommonSettings> CommonOptions::read(const QCommandLineParser& parser,
+                                                  OptionError* error) const {
+    CommonSettings s;
+    call::EngineConfig& e = s.engine;
+    e.dataDirectory = QDir(parser.value(dataDir_)).absolutePath();
+    if (parser.isSet(tor_)) {
+        const QFileInfo tor(parser.value(tor_));
+        if (!tor.isFile() || !tor.isExecutable()) {
+            *error = {ExitCode::TorFailed,
+                      QStringLiteral("--tor %1: no such executable").arg(parser.value(tor_))};
+            return std::nullopt;
+        }
+        e.torExecutable = tor.absoluteFilePath();
+    }
+    if (parser.isSet(testnet_)) {
+        QString reason;
+        const auto lines = testNetworkTorrcLines(parser.value(testnet_), &reason);
+        if (!lines) {
+            *error = {ExitCode::FileError, reason};
+            return std::nullopt;
+        }
+        e.extraTorrcLines = *lines;
+    }
+    const auto preset = presetNamed(parser.value(preset_));
+    if (!preset) {
+        *error = {ExitCode::Usage,
+                  QStringLiteral("--preset %1: expected standard, more-guards or hotline")
+                      .arg(parser.value(preset_))};
+        return std::nullopt;
+    }
+    e.preset = *preset;
+    e.access =
+        parser.isSet(contactsOnly_) ? call::ServiceAccess::ContactsOnly : call::ServiceAccess::Open;
+    const QString unknown = parser.value(unknownCallers_);
+    if (unknown == QLatin1String("ring"))
+        e.unknownCallers = call::UnknownCallers::Ring;
+    else if (unknown == QLatin1String("refuse"))
+        e.unknownCallers = call::UnknownCallers::Refuse;
+    else {
+        *error = {ExitCode::Usage,
+                  QStringLiteral("--unknown-callers %1: expected ring or refuse").arg(unknown)};
+        return std::nullopt;
+    }
+    const auto policy = policyIndex(parser.value(policy_));
+    if (!policy) {
+        *error = {ExitCode::Usage, QStringLiteral("--policy %1: expected one of %2")
+                                       .arg(parser.value(policy_), policyList())};
+        return std::nullopt;
+    }
+    e.parameters.policy = *policy;
+    bool ok = false;
+    const int links = parser.value(links_).toInt(&ok);
+    if (!ok || links < 1 || links > int(multipath::kMaxLinks)) {
+        *error = {ExitCode::Usage, QStringLiteral("--links %1: expected 1..%2")
+                                       .arg(parser.value(links_))
+                                       .arg(multipath::kMaxLinks)};
+        return std::nullopt;
+    }
+    e.parameters.links = std::uint8_t(links);
+    const uint bitrate = parser.value(bitrate_).toUInt(&ok);
+    e.parameters.bitrate = bitrate;
+    if (const auto bad = call::checkParameters(e.parameters); !ok || bad) {
+        *error = {ExitCode::Usage,
+                  QStringLiteral("--bitrate %1: %2")
+                      .arg(parser.value(bitrate_), ok ? *bad : QStringLiteral("not a number"))};
+        return std::nullopt;
+    }
+    s.output = parser.isSet(json_) ? OutputFormat::Json : OutputFormat::Text;
+    return s;
+}
+
+} // namespace onionvoice::cli

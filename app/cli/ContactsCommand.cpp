@@ -1,0 +1,151 @@
+// `onionvoice-cli contacts list|add|remove|block|unblock`: the contact book of a data directory,
+// edited without starting tor. `add --allow` lets a contact through a contacts-only service and
+// prints the link (with its client key) to hand to that contact.
+#include "CallReport.h"
+#include "Commands.h"
+#include "CommonOptions.h"
+#include "IdentityStore.h"
+#include "PeerAddress.h"
+#include "contacts/ContactBook.h"
+#include "tor/ClientAuthKey.h"
+
+#include <QCommandLineParser>
+#include <QDir>
+#include <QJsonArray>
+
+namespace onionvoice::cli {
+namespace {
+
+QByteArray bytes(std::span<const std::uint8_t, 32> key) {
+    return QByteArray(reinterpret_cast<const char*>(key.data()), 32);
+}
+
+QJsonObject contactJson(const contacts::Contact& c) {
+    return {{"address", c.address},
+            {"name", c.displayName},
+            {"added", c.added.toString(Qt::ISODate)},
+            {"blocked", c.blocked},
+            {"allowlisted", c.allowlisted},
+            {"has_key_for_their_service", !c.outboundAuthPrivateKey.isEmpty()}};
+}
+
+int list(const contacts::ContactBook& book, bool json) {
+    if (json) {
+        QJsonArray all;
+        for (const auto& c : book.contacts())
+            all.append(contactJson(c));
+        printJsonLine({{"contacts", all}});
+        return 0;
+    }
+    for (const auto& c : book.contacts())
+        printLine(QStringLiteral("%1  %2%3%4")
+                      .arg(c.address, c.displayName.isEmpty() ? QStringLiteral("-") : c.displayName,
+                           c.blocked ? QStringLiteral("  [blocked]") : QString(),
+                           c.allowlisted ? QStringLiteral("  [allowed]") : QString()));
+    return 0;
+}
+
+} // namespace
+
+int runContacts(const QStringList& arguments) {
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        "The contact book.\n"
+        "  contacts list\n"
+        "  contacts add ADDRESS_OR_URI [--name NAME] [--allow]\n"
+        "  contacts remove|block|unblock ADDRESS\n"
+        "--allow lets the contact through a --contacts-only service and prints the link, with "
+        "its key, to give to that contact (keep it secret).\n\n" +
+        exitCodeHelp());
+    parser.addHelpOption();
+    const QCommandLineOption dataDir("data-dir", "Where the contact book lives.", "DIR",
+                                     CommonOptions::defaultDataDirectory());
+    const QCommandLineOption name("name", "Display name (add).", "NAME");
+    const QCommandLineOption allow("allow", "Allowlist for contacts-only mode (add).");
+    const QCommandLineOption json("json", "Print JSON.");
+    parser.addOptions({dataDir, name, allow, json});
+    parser.addPositionalArgument("action", "list, add, remove, block or unblock");
+    if (!parser.parse(arguments))
+        return fail(ExitCode::Usage, parser.errorText());
+    if (parser.isSet("help")) {
+        printLine(parser.helpText());
+        return 0;
+    }
+    const QStringList args = parser.positionalArguments();
+    const QString action = args.value(0);
+    const QString directory = QDir(parser.value(dataDir)).absolutePath();
+    contacts::ContactBook book(QDir(directory).filePath(QStringLiteral("contacts.json")));
+    const auto loaded = book.load();
+    if (loaded.outcome == contacts::ContactBook::LoadOutcome::Unreadable)
+        return fail(ExitCode::FileError, loaded.message);
+    if (loaded.outcome == contacts::ContactBook::LoadOutcome::CorruptKeptAside)
+        fail(ExitCode::FileError, loaded.message); // reported; the book starts empty
+
+    if (action == QLatin1String("list") && args.size() == 1)
+        return list(book, parser.isSet(json));
+    if (args.size() != 2)
+        return fail(ExitCode::Usage,
+                    "usage: contacts list | contacts add|remove|block|unblock ADDRESS");
+    QString reason;
+    const auto peer = parsePeer(args.at(1), &reason);
+    if (!peer)
+        return fail(ExitCode::InvalidAddress, args.at(1) + ": " + reason);
+    QString error;
+    QJsonObject result{{"address", peer->address}, {"action", action}};
+    if (action == QLatin1String("add")) {
+        contacts::Contact c;
+        c.address = peer->address;
+        c.displayName = parser.isSet(name) ? parser.value(name) : peer->displayName;
+        c.added = QDateTime::currentDateTimeUtc();
+        c.outboundAuthPrivateKey = peer->clientAuthKey;
+        QString linkForContact;
+        if (parser.isSet(allow)) {
+            const auto stored = loadOrCreateIdentity(directory, &error);
+            if (!stored)
+                return fail(ExitCode::FileError, error);
+            const tor::ClientAuthKey key = tor::ClientAuthKey::generate();
+            c.allowlisted = true;
+            c.inboundAuthPublicKey = bytes(key.publicKey());
+            linkForContact =
+                contacts::ContactUri{stored->identity.address(), {}, bytes(key.privateKey())}
+                    .toString();
+            result.insert("link_for_contact", linkForContact);
+        }
+        if (!book.add(c, &error))
+            return fail(ExitCode::Failure, error);
+        if (!book.save(&error))
+            return fail(ExitCode::FileError, error);
+        if (parser.isSet(json))
+            printJsonLine(result);
+        else if (!linkForContact.isEmpty())
+            printLine("give this link to the contact (it is their key, keep it private): " +
+                      linkForContact);
+        return 0;
+    }
+    bool changed = false;
+    if (action == QLatin1String("remove"))
+        changed = book.remove(peer->address);
+    else if (action == QLatin1String("block"))
+        changed = book.setBlocked(peer->address, true);
+    else if (action == QLatin1String("unblock"))
+        changed = book.setBlocked(peer->address, false);
+    else
+        return fail(ExitCode::Usage, "unknown contacts action: " + action);
+    if (!changed && action != QLatin1String("block"))
+        return fail(ExitCode::Failure, peer->address + " is not in the contacts");
+    if (!changed) { // blocking a stranger adds them, blocked
+        contacts::Contact c;
+        c.address = peer->address;
+        c.added = QDateTime::currentDateTimeUtc();
+        c.blocked = true;
+        if (!book.add(c, &error))
+            return fail(ExitCode::Failure, error);
+    }
+    if (!book.save(&error))
+        return fail(ExitCode::FileError, error);
+    if (parser.isSet(json))
+        printJsonLine(result);
+    return 0;
+}
+
+} // namespace onionvoice::cli

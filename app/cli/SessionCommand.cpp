@@ -1,0 +1,243 @@
+// `onionvoice-cli call` and `serve`: their options, the audio device of each call (WAV files, the
+// echo contact or the sound card), and the event loop that runs a CallSession to its end.
+#include "CallReport.h"
+#include "CallSession.h"
+#include "Commands.h"
+#include "EchoBackend.h"
+#include "FrameLog.h"
+#include "ImpairRelay.h"
+#include "PeerAddress.h"
+#include "media/PortAudioBackend.h"
+#include "media/WavFileBackend.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFileInfo>
+#include <QTimer>
+
+namespace onionvoice::cli {
+namespace {
+
+using AudioFactory = std::function<std::unique_ptr<media::AudioBackend>(QString* error)>;
+
+const QString kSessionHelp = QStringLiteral(
+    "\nJSON output (--json): one object per line with an \"event\" field: identity, tor, ready "
+    "(serve: the service is reachable), incoming, refused, state, statistics (once a second "
+    "during a call), summary (after each call, with end_reason), impair, error.\n"
+    "--impair TRACE replays an onionvoice-link-trace v1 file onto the call's links (caller "
+    "side); its control socket takes: break SLOT... [for SECONDS] | delay SLOT MS SECONDS | "
+    "stats (see tests/e2e/README.md).\n\n");
+
+// The n-th call's recording: FILE for the first, FILE-2.wav, FILE-3.wav... after it.
+QString recordingFor(const QString& path, int call) {
+    if (call <= 1)
+        return path;
+    const QFileInfo info(path);
+    return info.dir().filePath(
+        QStringLiteral("%1-%2.%3").arg(info.completeBaseName()).arg(call).arg(info.suffix()));
+}
+
+struct AudioChoice {
+    QString play, record;
+    bool echo = false;
+};
+
+std::optional<OptionError> checkAudioFiles(const AudioChoice& audio) {
+    if (!audio.play.isEmpty()) {
+        QString error;
+        if (!media::WavFileSource::open(audio.play, &error))
+            return OptionError{ExitCode::FileError, "--play " + error};
+    }
+    if (!audio.record.isEmpty()) {
+        const QFileInfo dir(QFileInfo(audio.record).absolutePath());
+        if (!dir.isDir() || !dir.isWritable())
+            return OptionError{ExitCode::FileError,
+                               "--record " + audio.record + ": directory not writable"};
+    }
+    return std::nullopt;
+}
+
+AudioFactory audioFactory(const AudioChoice& audio) {
+    if (audio.echo) {
+        auto greeting = std::make_shared<const std::vector<float>>(makeGreeting());
+        return [greeting](QString*) -> std::unique_ptr<media::AudioBackend> {
+            return std::make_unique<EchoBackend>(greeting);
+        };
+    }
+    if (!audio.play.isEmpty() || !audio.record.isEmpty()) {
+        auto calls = std::make_shared<int>(0);
+        return [audio, calls](QString* error) -> std::unique_ptr<media::AudioBackend> {
+            return media::WavFileBackend::create(audio.play, recordingFor(audio.record, ++*calls),
+                                                 media::Pacing::RealTime, error);
+        };
+    }
+    return [](QString* error) -> std::unique_ptr<media::AudioBackend> {
+        return media::PortAudioBackend::create(error);
+    };
+}
+
+int runSession(SessionRole role, const QStringList& arguments) {
+    QCommandLineParser parser;
+    const bool caller = role == SessionRole::Caller;
+    parser.setApplicationDescription(
+        (caller ? QStringLiteral("Call ADDRESS_OR_URI (an onion address or an onionvoice: link). "
+                                 "Without --play/--record the sound card is used.\n")
+                : QStringLiteral("Stay online and take calls. Without --play/--record/--echo the "
+                                 "sound card is used.\n")) +
+        kSessionHelp + exitCodeHelp());
+    parser.addHelpOption();
+    CommonOptions common(parser);
+    const QCommandLineOption play("play", "Speak this 48 kHz WAV file into each call.", "WAV");
+    const QCommandLineOption record("record", "Record what the other side says into this WAV.",
+                                    "WAV");
+    const QCommandLineOption seconds("seconds", "Hang up after N seconds of call.", "N");
+    const QCommandLineOption dialTimeout("dial-timeout",
+                                         "Give up dialing after N seconds (default 120).", "N");
+    const QCommandLineOption answer("answer", "auto (answer every call) or never.", "MODE", "auto");
+    const QCommandLineOption echo(
+        "echo", "Be the echo contact: a short greeting, then what it hears comes back.");
+    const QCommandLineOption calls("calls", "Exit after N calls (default: never).", "N", "0");
+    const QCommandLineOption frameLog(
+        "frame-log", "Write per-frame timestamps (CLOCK_MONOTONIC) to FILE.", "FILE");
+    const QCommandLineOption impair("impair", "Replay this link trace onto the call's links.",
+                                    "TRACE");
+    const QCommandLineOption impairControl(
+        "impair-control", "Control socket of --impair (default: DATA_DIR/impair.sock).", "PATH");
+    parser.addOptions({play, record, frameLog});
+    if (caller) {
+        parser.addOptions({seconds, dialTimeout, impair, impairControl});
+        parser.addPositionalArgument("ADDRESS_OR_URI", "Who to call.");
+    } else {
+        parser.addOptions({answer, echo, calls});
+    }
+    if (!parser.parse(arguments))
+        return fail(ExitCode::Usage, parser.errorText());
+    if (parser.isSet("help")) {
+        printLine(parser.helpText());
+        return 0;
+    }
+    OptionError error;
+    auto settings = common.read(parser, &error);
+    if (!settings)
+        return fail(error.code, error.message);
+
+    SessionConfig session;
+    session.role = role;
+    session.output = settings->output;
+    const QStringList positional = parser.positionalArguments();
+    bool ok = true;
+    if (caller) {
+        if (positional.size() != 1)
+            return fail(ExitCode::Usage, "call needs exactly one ADDRESS_OR_URI");
+        QString reason;
+        const auto peer = parsePeer(positional.first(), &reason);
+        if (!peer)
+            return fail(ExitCode::InvalidAddress, positional.first() + ": " + reason);
+        session.peer = peer->address;
+        if (parser.isSet(seconds)) {
+            const int n = parser.value(seconds).toInt(&ok);
+            if (!ok || n <= 0)
+                return fail(ExitCode::Usage, "--seconds must be a positive number");
+            session.seconds = std::chrono::seconds(n);
+        }
+        if (parser.isSet(dialTimeout)) {
+            const int n = parser.value(dialTimeout).toInt(&ok);
+            if (!ok || n <= 0)
+                return fail(ExitCode::Usage, "--dial-timeout must be a positive number");
+            settings->engine.dialTimeout = std::chrono::seconds(n);
+        }
+    } else {
+        if (!positional.isEmpty())
+            return fail(ExitCode::Usage, "serve takes no arguments: " + positional.join(' '));
+        const QString mode = parser.value(answer);
+        if (mode != QLatin1String("auto") && mode != QLatin1String("never"))
+            return fail(ExitCode::Usage, "--answer " + mode + ": expected auto or never");
+        session.answer = mode == QLatin1String("auto") ? AnswerMode::Auto : AnswerMode::Never;
+        session.calls = parser.value(calls).toInt(&ok);
+        if (!ok || session.calls < 0)
+            return fail(ExitCode::Usage, "--calls must be a number");
+        if (parser.isSet(echo) && (parser.isSet(play) || parser.isSet(record)))
+            return fail(ExitCode::Usage, "--echo cannot be combined with --play or --record");
+    }
+
+    const AudioChoice audio{parser.value(play), parser.value(record),
+                            !caller && parser.isSet(echo)};
+    if (const auto bad = checkAudioFiles(audio))
+        return fail(bad->code, bad->message);
+    if (audio.echo) {
+        // The echo contact's microphone is what it just played: echo cancellation would erase it.
+        settings->engine.processing.echoCancellation = media::Switch::Off;
+        settings->engine.processing.noiseSuppression = media::Switch::Off;
+        settings->engine.processing.gainControl = media::Switch::Off;
+    }
+    settings->engine.audio = audioFactory(audio);
+    if (parser.isSet(frameLog)) {
+        const QFileInfo dir(QFileInfo(parser.value(frameLog)).absolutePath());
+        if (!dir.isDir() || !dir.isWritable())
+            return fail(ExitCode::FileError,
+                        "--frame-log " + parser.value(frameLog) + ": directory not writable");
+        session.frameLog = std::make_shared<FrameLog>(parser.value(frameLog));
+        settings->engine.frameObserver = session.frameLog;
+        settings->engine.audio = [log = session.frameLog,
+                                  make = settings->engine.audio](QString* error) {
+            log->event("audio_start");
+            return make(error);
+        };
+    }
+    std::unique_ptr<ImpairRelay> relay;
+    if (caller && parser.isSet(impair)) {
+        const QString control =
+            parser.isSet(impairControl)
+                ? parser.value(impairControl)
+                : QDir(settings->engine.dataDirectory).filePath(QStringLiteral("impair.sock"));
+        QDir().mkpath(settings->engine.dataDirectory);
+        QString reason;
+        relay = ImpairRelay::start(parser.value(impair), settings->engine.parameters.links, control,
+                                   &reason);
+        if (!relay)
+            return fail(ExitCode::FileError, "--impair " + reason);
+        const auto ports = relay->ports();
+        settings->engine.slotSocksPorts.assign(ports.begin(), ports.end());
+        if (session.output == OutputFormat::Json)
+            printJsonLine(
+                {{"event", "impair"}, {"trace", parser.value(impair)}, {"control", control}});
+        else
+            printLine("impairing links with " + parser.value(impair) + "; control: " + control);
+    }
+
+    CallSession run(session, std::move(settings->engine));
+    if (relay) {
+        LinkImpairer* impairer = &relay->impairer();
+        QObject::connect(&run, &CallSession::torReady, impairer, &LinkImpairer::setSocksTarget,
+                         Qt::DirectConnection);
+        QObject::connect(&run, &CallSession::callStateChanged, &run,
+                         [impairer, log = session.frameLog](call::CallState state) {
+                             if (state != call::CallState::Active)
+                                 return;
+                             const auto t0 = LinkImpairer::Clock::now();
+                             impairer->startTraceClock(t0);
+                             if (log)
+                                 log->event("impair_t0", FrameLog::micros(t0));
+                         });
+    }
+    int exitCode = 0;
+    QObject::connect(&run, &CallSession::finished, [&exitCode](int code) {
+        exitCode = code;
+        QCoreApplication::exit(code);
+    });
+    QTimer::singleShot(0, &run, &CallSession::start);
+    QCoreApplication::exec();
+    return exitCode;
+}
+
+} // namespace
+
+int runCall(const QStringList& arguments) {
+    return runSession(SessionRole::Caller, arguments);
+}
+
+int runServe(const QStringList& arguments) {
+    return runSession(SessionRole::Server, arguments);
+}
+
+} // namespace onionvoice::cli
