@@ -39,8 +39,7 @@ QString policyList() {
 } // namespace
 
 CommonOptions::CommonOptions(QCommandLineParser& parser)
-    : dataDir_("data-dir", "Where the identity, contacts and tor's state live.", "DIR",
-               defaultDataDirectory())
+    : dataDir_(dataDirectoryOption("Where the identity, contacts and tor's state live."))
     , tor_("tor", "The tor program to run (default: bundled, $ONIONVOICE_TOR, then PATH).", "PATH")
     , testnet_("testnet",
                "Join the private Tor network that tests/testnet/testnet.py started in DIR.", "DIR")
@@ -56,13 +55,21 @@ CommonOptions::CommonOptions(QCommandLineParser& parser)
               "adaptive")
     , links_("links", "Links per call (1..12).", "N", "12")
     , bitrate_("bitrate", "Opus bitrate in bit/s (6000..32000).", "BPS", "32000")
-    , json_("json", "Machine-readable output: one JSON object per line.") {
+    , json_(jsonOption()) {
     parser.addOptions({dataDir_, tor_, testnet_, preset_, contactsOnly_, unknownCallers_, policy_,
                        links_, bitrate_, json_});
 }
 
 QString CommonOptions::defaultDataDirectory() {
     return QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation);
+}
+
+QCommandLineOption CommonOptions::dataDirectoryOption(const QString& what) {
+    return {"data-dir", what, "DIR", defaultDataDirectory()};
+}
+
+QCommandLineOption CommonOptions::jsonOption() {
+    return {"json", "Machine-readable output: one JSON object per line."};
 }
 
 std::optional<QStringList> CommonOptions::testNetworkTorrcLines(const QString& directory,

@@ -34,6 +34,9 @@ public:
 
     // Default data directory: the platform's per-user application data place.
     static QString defaultDataDirectory();
+    // --data-dir and --json alone, for the commands that do not start the engine (id, contacts).
+    static QCommandLineOption dataDirectoryOption(const QString& what);
+    static QCommandLineOption jsonOption();
     // The tor options of a private test network started by tests/testnet/testnet.py
     // (DIR/client.torrc), or nullopt with the reason.
     static std::optional<QStringList> testNetworkTorrcLines(const QString& directory,

@@ -29,6 +29,23 @@ QJsonObject contactJson(const contacts::Contact& c) {
             {"has_key_for_their_service", !c.outboundAuthPrivateKey.isEmpty()}};
 }
 
+contacts::Contact newContact(const QString& address) {
+    contacts::Contact c;
+    c.address = address;
+    c.added = QDateTime::currentDateTimeUtc();
+    return c;
+}
+
+// 0, or the exit code of the failure (reported).
+int addAndSave(contacts::ContactBook& book, const contacts::Contact& contact) {
+    QString error;
+    if (!book.add(contact, &error))
+        return fail(ExitCode::Failure, error);
+    if (!book.save(&error))
+        return fail(ExitCode::FileError, error);
+    return 0;
+}
+
 int list(const contacts::ContactBook& book, bool json) {
     if (json) {
         QJsonArray all;
@@ -58,19 +75,15 @@ int runContacts(const QStringList& arguments) {
         "its key, to give to that contact (keep it secret).\n\n" +
         exitCodeHelp());
     parser.addHelpOption();
-    const QCommandLineOption dataDir("data-dir", "Where the contact book lives.", "DIR",
-                                     CommonOptions::defaultDataDirectory());
+    const QCommandLineOption dataDir =
+        CommonOptions::dataDirectoryOption("Where the contact book lives.");
     const QCommandLineOption name("name", "Display name (add).", "NAME");
     const QCommandLineOption allow("allow", "Allowlist for contacts-only mode (add).");
-    const QCommandLineOption json("json", "Print JSON.");
+    const QCommandLineOption json = CommonOptions::jsonOption();
     parser.addOptions({dataDir, name, allow, json});
     parser.addPositionalArgument("action", "list, add, remove, block or unblock");
-    if (!parser.parse(arguments))
-        return fail(ExitCode::Usage, parser.errorText());
-    if (parser.isSet("help")) {
-        printLine(parser.helpText());
-        return 0;
-    }
+    if (const auto exit = parseOrExit(parser, arguments))
+        return *exit;
     const QStringList args = parser.positionalArguments();
     const QString action = args.value(0);
     const QString directory = QDir(parser.value(dataDir)).absolutePath();
@@ -93,10 +106,8 @@ int runContacts(const QStringList& arguments) {
     QString error;
     QJsonObject result{{"address", peer->address}, {"action", action}};
     if (action == QLatin1String("add")) {
-        contacts::Contact c;
-        c.address = peer->address;
+        contacts::Contact c = newContact(peer->address);
         c.displayName = parser.isSet(name) ? parser.value(name) : peer->displayName;
-        c.added = QDateTime::currentDateTimeUtc();
         c.outboundAuthPrivateKey = peer->clientAuthKey;
         QString linkForContact;
         if (parser.isSet(allow)) {
@@ -111,10 +122,8 @@ int runContacts(const QStringList& arguments) {
                     .toString();
             result.insert("link_for_contact", linkForContact);
         }
-        if (!book.add(c, &error))
-            return fail(ExitCode::Failure, error);
-        if (!book.save(&error))
-            return fail(ExitCode::FileError, error);
+        if (const int code = addAndSave(book, c))
+            return code;
         if (parser.isSet(json))
             printJsonLine(result);
         else if (!linkForContact.isEmpty())
@@ -134,15 +143,13 @@ int runContacts(const QStringList& arguments) {
     if (!changed && action != QLatin1String("block"))
         return fail(ExitCode::Failure, peer->address + " is not in the contacts");
     if (!changed) { // blocking a stranger adds them, blocked
-        contacts::Contact c;
-        c.address = peer->address;
-        c.added = QDateTime::currentDateTimeUtc();
+        contacts::Contact c = newContact(peer->address);
         c.blocked = true;
-        if (!book.add(c, &error))
-            return fail(ExitCode::Failure, error);
-    }
-    if (!book.save(&error))
+        if (const int code = addAndSave(book, c))
+            return code;
+    } else if (!book.save(&error)) {
         return fail(ExitCode::FileError, error);
+    }
     if (parser.isSet(json))
         printJsonLine(result);
     return 0;

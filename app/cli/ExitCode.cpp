@@ -10,4 +10,14 @@ int fail(ExitCode code, const QString& message) {
     return toInt(code);
 }
 
+std::optional<int> parseOrExit(QCommandLineParser& parser, const QStringList& arguments) {
+    if (!parser.parse(arguments))
+        return fail(ExitCode::Usage, parser.errorText());
+    if (parser.isSet(QStringLiteral("help"))) {
+        std::fputs((parser.helpText() + QLatin1Char('\n')).toUtf8().constData(), stdout);
+        return toInt(ExitCode::Ok);
+    }
+    return std::nullopt;
+}
+
 } // namespace onionvoice::cli

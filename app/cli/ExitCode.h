@@ -2,7 +2,9 @@
 // the text of `--help` that documents them. Every failure prints one line on stderr.
 #pragma once
 
+#include <QCommandLineParser>
 #include <QString>
+#include <optional>
 
 namespace onionvoice::cli {
 
@@ -40,5 +42,9 @@ inline QString exitCodeHelp() {
 
 // Prints "onionvoice-cli: message" on stderr and returns the code, for `return fail(...)`.
 int fail(ExitCode code, const QString& message);
+
+// Parses a command's arguments; returns the exit code when the command must not go on (a usage
+// error, already reported, or --help, already printed).
+std::optional<int> parseOrExit(QCommandLineParser& parser, const QStringList& arguments);
 
 } // namespace onionvoice::cli

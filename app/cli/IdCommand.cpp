@@ -69,18 +69,14 @@ int runId(const QStringList& arguments) {
         "Create the identity on first use, or show it: prints the onionvoice: contact link.\n\n" +
         exitCodeHelp());
     parser.addHelpOption();
-    const QCommandLineOption dataDir("data-dir", "Where the identity lives.", "DIR",
-                                     CommonOptions::defaultDataDirectory());
+    const QCommandLineOption dataDir =
+        CommonOptions::dataDirectoryOption("Where the identity lives.");
     const QCommandLineOption name("name", "Name to put in the contact link.", "NAME");
     const QCommandLineOption qr("qr", "Also print the link as a QR code.");
-    const QCommandLineOption json("json", "Print JSON.");
+    const QCommandLineOption json = CommonOptions::jsonOption();
     parser.addOptions({dataDir, name, qr, json});
-    if (!parser.parse(arguments))
-        return fail(ExitCode::Usage, parser.errorText());
-    if (parser.isSet("help")) {
-        printLine(parser.helpText());
-        return 0;
-    }
+    if (const auto exit = parseOrExit(parser, arguments))
+        return *exit;
     if (!parser.positionalArguments().isEmpty())
         return fail(ExitCode::Usage,
                     "id takes no arguments: " + parser.positionalArguments().join(' '));

@@ -103,19 +103,20 @@ int runSession(SessionRole role, const QStringList& arguments) {
                                     "TRACE");
     const QCommandLineOption impairControl(
         "impair-control", "Control socket of --impair (default: DATA_DIR/impair.sock).", "PATH");
-    parser.addOptions({play, record, frameLog});
+    // The engine's defaults: all voice processing on the microphone, unless told otherwise.
+    const QCommandLineOption noEcho(
+        "no-echo-cancel", "Turn echo cancellation off (no acoustic path, e.g. WAV files).");
+    const QCommandLineOption noNoise("no-noise-suppression", "Turn noise suppression off.");
+    const QCommandLineOption noGain("no-gain-control", "Turn automatic gain control off.");
+    parser.addOptions({play, record, frameLog, noEcho, noNoise, noGain});
     if (caller) {
         parser.addOptions({seconds, dialTimeout, impair, impairControl});
         parser.addPositionalArgument("ADDRESS_OR_URI", "Who to call.");
     } else {
         parser.addOptions({answer, echo, calls});
     }
-    if (!parser.parse(arguments))
-        return fail(ExitCode::Usage, parser.errorText());
-    if (parser.isSet("help")) {
-        printLine(parser.helpText());
-        return 0;
-    }
+    if (const auto exit = parseOrExit(parser, arguments))
+        return *exit;
     OptionError error;
     auto settings = common.read(parser, &error);
     if (!settings)
@@ -164,12 +165,13 @@ int runSession(SessionRole role, const QStringList& arguments) {
                             !caller && parser.isSet(echo)};
     if (const auto bad = checkAudioFiles(audio))
         return fail(bad->code, bad->message);
-    if (audio.echo) {
-        // The echo contact's microphone is what it just played: echo cancellation would erase it.
-        settings->engine.processing.echoCancellation = media::Switch::Off;
-        settings->engine.processing.noiseSuppression = media::Switch::Off;
-        settings->engine.processing.gainControl = media::Switch::Off;
-    }
+    // The echo contact's microphone is what it just played: echo cancellation would erase it.
+    const auto onOff = [&](const QCommandLineOption& off) {
+        return audio.echo || parser.isSet(off) ? media::Switch::Off : media::Switch::On;
+    };
+    settings->engine.processing.echoCancellation = onOff(noEcho);
+    settings->engine.processing.noiseSuppression = onOff(noNoise);
+    settings->engine.processing.gainControl = onOff(noGain);
     settings->engine.audio = audioFactory(audio);
     if (parser.isSet(frameLog)) {
         const QFileInfo dir(QFileInfo(parser.value(frameLog)).absolutePath());

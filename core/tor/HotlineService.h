@@ -20,10 +20,10 @@ public:
 
     struct Config {
         QString dataDirectory; // its own, not the app's main tor's
-        QString torExecutableSetting;
         quint16 virtualPort = 0;
         quint16 targetPort = 0;      // local QTcpServer on 127.0.0.1
         QStringList extraTorrcLines; // e.g. a test network's options
+        QString torExecutableSetting;
     };
 
     HotlineService(OnionIdentity identity, Config config, QObject* parent = nullptr);

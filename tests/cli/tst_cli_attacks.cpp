@@ -1,0 +1,257 @@
+// Acceptance 4 of issue 8: the attacks and faults of tst_calls, this time against onionvoice-cli
+// processes on the private Tor network. An impostor's Hello is refused as a bad request, a client
+// speaking garbage has its link closed while the service stays up, a caller that garbles records
+// mid-call loses those links and, when it then vanishes, the call ends as a network failure; a
+// caller or callee process killed mid-call ends the other side's call the same way (and `call`
+// exits with code 8). The attacker is this test itself, with its own tor and raw links.
+#include "../testnet/TestnetEnv.h"
+#include "call/Handshake.h"
+#include "call/RecordSealer.h"
+#include "multipath/MultipathEndpoint.h"
+#include "net/OnionLink.h"
+#include "tor/OnionIdentity.h"
+
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QRandomGenerator>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+#include <csignal>
+
+using namespace onionvoice;
+using namespace onionvoice::call;
+using namespace std::chrono_literals;
+
+namespace {
+
+constexpr int kStartTimeout = 120000;
+constexpr int kCallTimeout = 60000;
+constexpr int kNetworkLoss = 40000; // the engine's 20 s without a record, plus tor's slack
+
+std::span<const std::uint8_t> bytesOf(const QByteArray& a) {
+    return {reinterpret_cast<const std::uint8_t*>(a.constData()), std::size_t(a.size())};
+}
+
+// One onionvoice-cli process and the JSON events it printed.
+class Cli {
+public:
+    Cli(const QString& name, QStringList arguments)
+        : name_(name) {
+        QObject::connect(&process_, &QProcess::readyReadStandardOutput, [this] {
+            while (process_.canReadLine()) {
+                const auto doc = QJsonDocument::fromJson(process_.readLine());
+                if (doc.isObject())
+                    events_.append(doc.object());
+            }
+        });
+        process_.setProcessChannelMode(QProcess::SeparateChannels);
+        process_.setStandardErrorFile(testnet::networkDirectory() + "/../apps/" + name + ".err");
+        process_.start(QStringLiteral(ONIONVOICE_CLI), arguments);
+    }
+    ~Cli() {
+        if (process_.state() != QProcess::NotRunning) {
+            process_.kill();
+            process_.waitForFinished(5000);
+        }
+    }
+    std::optional<QJsonObject> event(const QString& name,
+                                     const std::function<bool(const QJsonObject&)>& match = {}) {
+        for (const QJsonObject& e : events_)
+            if (e.value("event").toString() == name && (!match || match(e)))
+                return e;
+        return std::nullopt;
+    }
+    std::optional<QJsonObject> last(const QString& name) const {
+        for (auto it = events_.rbegin(); it != events_.rend(); ++it)
+            if (it->value("event").toString() == name)
+                return *it;
+        return std::nullopt;
+    }
+    int count(const QString& name) const {
+        return int(std::count_if(events_.begin(), events_.end(), [&](const QJsonObject& e) {
+            return e.value("event").toString() == name;
+        }));
+    }
+    double lastRejected() const {
+        for (auto it = events_.rbegin(); it != events_.rend(); ++it)
+            if (it->value("event").toString() == "statistics")
+                return it->value("records_rejected").toDouble();
+        return -1;
+    }
+    bool reachedActive() {
+        return event("state",
+                     [](const QJsonObject& o) { return o.value("state").toString() == "active"; })
+            .has_value();
+    }
+    QProcess& process() { return process_; }
+
+private:
+    QString name_;
+    QProcess process_;
+    QList<QJsonObject> events_;
+};
+
+} // namespace
+
+class CliAttacksTest : public QObject {
+    Q_OBJECT
+private:
+    QTemporaryDir files_;
+    std::unique_ptr<tor::TorLauncher> torOfMallory_;
+    std::unique_ptr<Cli> bob_;
+    QString bobAddress_;
+
+    QStringList common(const QString& name) const {
+        return {"--testnet", testnet::networkDirectory(), "--data-dir",
+                testnet::clientConfig(name).dataDirectory, "--json"};
+    }
+
+    std::unique_ptr<Cli> serve(const QString& name) {
+        return std::make_unique<Cli>(
+            name, QStringList{"serve", "--record", files_.filePath(name + ".wav")} + common(name));
+    }
+
+    std::unique_ptr<net::OnionLink> rawLink(int tag) {
+        auto link = std::make_unique<net::OnionLink>(multipath::kRecordSize);
+        link->connectToOnion({QHostAddress(QHostAddress::LocalHost), torOfMallory_->socksPort()},
+                             bobAddress_ + ".onion", 7700,
+                             QByteArray("mallory-") + QByteArray::number(tag), 60s);
+        return link;
+    }
+
+    static QByteArray garbageRecord() {
+        QByteArray g(qsizetype(multipath::kRecordSize), '\0');
+        QRandomGenerator::global()->fillRange(reinterpret_cast<quint32*>(g.data()), g.size() / 4);
+        return g;
+    }
+
+    void waitForBob() {
+        bob_ = serve("cli-bob");
+        QTRY_VERIFY_WITH_TIMEOUT(bob_->event("ready"), kStartTimeout);
+        bobAddress_ = bob_->event("ready")->value("address").toString();
+    }
+
+private slots:
+    void initTestCase() {
+        if (testnet::networkDirectory().isEmpty())
+            QSKIP("needs the private Tor network (ctest fixture testnet)");
+        testnet::dieWithParent();
+        torOfMallory_ = std::make_unique<tor::TorLauncher>(testnet::clientConfig("cli-mallory"));
+        torOfMallory_->start();
+        waitForBob();
+        QTRY_COMPARE_WITH_TIMEOUT(torOfMallory_->state(), tor::TorLauncher::State::Ready,
+                                  kStartTimeout);
+    }
+
+    void impostorIsRefused() {
+        auto link = rawLink(1);
+        QTRY_COMPARE_WITH_TIMEOUT(link->state(), net::OnionLink::State::Open, kCallTimeout);
+        QSignalSpy replies(link.get(), &net::OnionLink::recordReceived);
+        // Signed by mallory's key, claiming somebody else's address.
+        const auto mallory = tor::OnionIdentity::generate();
+        const auto victim = tor::OnionIdentity::generate();
+        EphemeralKey e;
+        Hello forged = makeHello(mallory, bobAddress_, e, {}, 0,
+                                 std::chrono::milliseconds(QDateTime::currentMSecsSinceEpoch()));
+        forged.caller = victim.address();
+        link->sendRecord(encodeHandshake(forged));
+        QTRY_COMPARE_WITH_TIMEOUT(replies.size(), 1, 20000);
+        const HandshakeDecode answer =
+            decodeHandshake(bytesOf(replies.first().at(0).toByteArray()));
+        QVERIFY(answer.message && std::holds_alternative<Refusal>(*answer.message));
+        QCOMPARE(std::get<Refusal>(*answer.message).reason, RefusalReason::BadRequest);
+        QTRY_VERIFY_WITH_TIMEOUT(bob_->event("refused"), 10000);
+        QCOMPARE(bob_->event("refused")->value("reason").toString(), "protocol-error");
+        QCOMPARE(bob_->event("refused")->value("peer").toString(), victim.address());
+        QCOMPARE(bob_->count("incoming"), 0); // bob was never asked to answer
+    }
+
+    void garbageSpeakingClientIsCutOff() {
+        auto link = rawLink(2);
+        QTRY_COMPARE_WITH_TIMEOUT(link->state(), net::OnionLink::State::Open, kCallTimeout);
+        QSignalSpy closed(link.get(), &net::OnionLink::failed);
+        const QByteArray garbage = garbageRecord();
+        link->sendRecord(bytesOf(garbage));
+        QTRY_VERIFY_WITH_TIMEOUT(!closed.isEmpty(), 20000); // bob closed the link
+        QCOMPARE(bob_->count("incoming"), 0);
+        QCOMPARE(bob_->process().state(), QProcess::Running); // and is still serving
+    }
+
+    void garblingThenVanishingCallerEndsAsNetworkFailure() {
+        // A genuine caller (mallory's own identity) whose records turn to garbage on one link,
+        // and who then goes silent without closing anything.
+        std::array<std::unique_ptr<net::OnionLink>, 3> links;
+        for (int i = 0; i < 3; ++i)
+            links[std::size_t(i)] = rawLink(10 + i);
+        for (auto& l : links)
+            QTRY_COMPARE_WITH_TIMEOUT(l->state(), net::OnionLink::State::Open, kCallTimeout);
+        QSignalSpy control(links[0].get(), &net::OnionLink::recordReceived);
+        const auto mallory = tor::OnionIdentity::generate();
+        EphemeralKey e;
+        const Hello hello =
+            makeHello(mallory, bobAddress_, e, {32000, 40, 3, 4}, 0,
+                      std::chrono::milliseconds(QDateTime::currentMSecsSinceEpoch()));
+        links[0]->sendRecord(encodeHandshake(hello));
+        QTRY_COMPARE_WITH_TIMEOUT(control.size(), 2, kCallTimeout); // Ringing, then Accept
+        const auto accept = decodeHandshake(bytesOf(control.at(1).at(0).toByteArray()));
+        QVERIFY(accept.message && std::holds_alternative<Accept>(*accept.message));
+        const auto keys = deriveCallKeys(Role::Caller, e, hello, std::get<Accept>(*accept.message));
+        QVERIFY(keys);
+        links[1]->sendRecord(encodeHandshake(makeJoin(*keys, 1)));
+        links[2]->sendRecord(encodeHandshake(makeJoin(*keys, 2)));
+        RecordSealer sealer(keys->send);
+        multipath::MultipathEndpoint endpoint({}, multipath::makePolicy("simple"));
+        endpoint.linkUp(0);
+        for (std::uint32_t seq = 0; seq < 25; ++seq) {
+            const multipath::Frame f{seq, std::vector<std::uint8_t>(80, std::uint8_t(seq))};
+            const auto out = endpoint.sendPacket(multipath::Millis(40 * seq), std::span(&f, 1));
+            links[0]->sendRecord(sealer.seal(out.front().bytes));
+        }
+        QTRY_VERIFY_WITH_TIMEOUT(bob_->reachedActive(), 10000);
+        QSignalSpy garbledClosed(links[1].get(), &net::OnionLink::failed);
+        for (int i = 0; i < 3; ++i)
+            links[1]->sendRecord(bytesOf(garbageRecord()));
+        QTRY_VERIFY_WITH_TIMEOUT(!garbledClosed.isEmpty(), 10000); // that link is closed
+        QTRY_VERIFY_WITH_TIMEOUT(bob_->lastRejected() >= 1, 10000);
+        // Silence: bob's call must end on its own.
+        QTRY_VERIFY_WITH_TIMEOUT(bob_->event("summary"), kNetworkLoss);
+        QCOMPARE(bob_->event("summary")->value("end_reason").toString(), "network-failure");
+        QCOMPARE(bob_->process().state(), QProcess::Running);
+    }
+
+    void killedCallerProcessEndsTheCallee() {
+        const int summariesBefore = bob_->count("summary");
+        Cli alice("cli-alice",
+                  QStringList{"call", bobAddress_, "--record", files_.filePath("alice.wav")} +
+                      common("cli-alice"));
+        QTRY_VERIFY_WITH_TIMEOUT(alice.reachedActive(), kCallTimeout);
+        QTest::qWait(2000);
+        ::kill(pid_t(alice.process().processId()), SIGKILL); // vanishes: no hang-up is sent
+        QTRY_COMPARE_WITH_TIMEOUT(bob_->count("summary"), summariesBefore + 1, kNetworkLoss);
+        QCOMPARE(bob_->last("summary")->value("end_reason").toString(), "network-failure");
+    }
+
+    void killedCalleeProcessEndsTheCallerWithCode8() {
+        Cli carol("cli-carol",
+                  QStringList{"call", bobAddress_, "--record", files_.filePath("carol.wav")} +
+                      common("cli-carol"));
+        QTRY_VERIFY_WITH_TIMEOUT(carol.reachedActive(), kCallTimeout);
+        QTest::qWait(2000);
+        ::kill(pid_t(bob_->process().processId()), SIGKILL);
+        QTRY_COMPARE_WITH_TIMEOUT(carol.process().state(), QProcess::NotRunning, kNetworkLoss);
+        QCOMPARE(carol.process().exitCode(), 8);
+        QVERIFY(carol.event("summary"));
+        QCOMPARE(carol.event("summary")->value("end_reason").toString(), "network-failure");
+    }
+
+    void cleanupTestCase() {
+        bob_.reset();
+        if (torOfMallory_)
+            torOfMallory_->stop();
+    }
+};
+
+QTEST_GUILESS_MAIN(CliAttacksTest)
+#include "tst_cli_attacks.moc"
