@@ -1,7 +1,7 @@
 // `onionvoice-cli call` and `serve`: their options, the audio device of each call (WAV files, the
-// echo contact or the sound card), and the event loop that runs a CallSession to its end.
+// echo contact or the sound card), and the event loop that runs a CommandSession to its end.
 #include "CallReport.h"
-#include "CallSession.h"
+#include "CommandSession.h"
 #include "Commands.h"
 #include "EchoBackend.h"
 #include "FrameLog.h"
@@ -207,12 +207,12 @@ int runSession(SessionRole role, const QStringList& arguments) {
             printLine("impairing links with " + parser.value(impair) + "; control: " + control);
     }
 
-    CallSession run(session, std::move(settings->engine));
+    CommandSession run(session, std::move(settings->engine));
     if (relay) {
         LinkImpairer* impairer = &relay->impairer();
-        QObject::connect(&run, &CallSession::torReady, impairer, &LinkImpairer::setSocksTarget,
+        QObject::connect(&run, &CommandSession::torReady, impairer, &LinkImpairer::setSocksTarget,
                          Qt::DirectConnection);
-        QObject::connect(&run, &CallSession::callStateChanged, &run,
+        QObject::connect(&run, &CommandSession::callStateChanged, &run,
                          [impairer, log = session.frameLog](call::CallState state) {
                              if (state != call::CallState::Active)
                                  return;
@@ -223,11 +223,11 @@ int runSession(SessionRole role, const QStringList& arguments) {
                          });
     }
     int exitCode = 0;
-    QObject::connect(&run, &CallSession::finished, [&exitCode](int code) {
+    QObject::connect(&run, &CommandSession::finished, [&exitCode](int code) {
         exitCode = code;
         QCoreApplication::exit(code);
     });
-    QTimer::singleShot(0, &run, &CallSession::start);
+    QTimer::singleShot(0, &run, &CommandSession::start);
     QCoreApplication::exec();
     return exitCode;
 }

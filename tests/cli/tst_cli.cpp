@@ -1,5 +1,7 @@
-// Acceptance 4 of issue 8: the attacks and faults of tst_calls, this time against onionvoice-cli
-// processes on the private Tor network. An impostor's Hello is refused as a bad request, a client
+// onionvoice-cli processes on the private Tor network. First the security presets reach tor: a
+// one-way hotline service (single-hop, on its own tor) takes a call from a caller whose tor runs
+// with more guards. Then acceptance 4 of issue 8: the attacks and faults of tst_calls, this time
+// against onionvoice-cli processes. An impostor's Hello is refused as a bad request, a client
 // speaking garbage has its link closed while the service stays up, a caller that garbles records
 // mid-call loses those links and, when it then vanishes, the call ends as a network failure; a
 // caller or callee process killed mid-call ends the other side's call the same way (and `call`
@@ -95,7 +97,7 @@ private:
 
 } // namespace
 
-class CliAttacksTest : public QObject {
+class CliTest : public QObject {
     Q_OBJECT
 private:
     QTemporaryDir files_;
@@ -121,6 +123,11 @@ private:
         return link;
     }
 
+    static QString torrcOf(const QString& dataDirectory) {
+        QFile f(dataDirectory + "/tor/torrc");
+        return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString();
+    }
+
     static QByteArray garbageRecord() {
         QByteArray g(qsizetype(multipath::kRecordSize), '\0');
         QRandomGenerator::global()->fillRange(reinterpret_cast<quint32*>(g.data()), g.size() / 4);
@@ -143,6 +150,36 @@ private slots:
         waitForBob();
         QTRY_COMPARE_WITH_TIMEOUT(torOfMallory_->state(), tor::TorLauncher::State::Ready,
                                   kStartTimeout);
+    }
+
+    void presetsReachTor() {
+        auto hotline = std::make_unique<Cli>(
+            "cli-hotline", QStringList{"serve", "--preset", "hotline", "--calls", "1", "--record",
+                                       files_.filePath("hotline.wav")} +
+                               common("cli-hotline"));
+        QTRY_VERIFY_WITH_TIMEOUT(hotline->event("ready"), kStartTimeout);
+        const QString dir = testnet::networkDirectory() + "/../apps/";
+        const QString hotlineTorrc = torrcOf(dir + "cli-hotline/hotline");
+        QVERIFY2(hotlineTorrc.contains("HiddenServiceSingleHopMode 1") &&
+                     hotlineTorrc.contains("HiddenServiceNonAnonymousMode 1") &&
+                     hotlineTorrc.contains("HiddenServiceDir "),
+                 qPrintable(hotlineTorrc));
+        QVERIFY(!torrcOf(dir + "cli-hotline").contains("HiddenService")); // the client stays
+        Cli caller("cli-guards",
+                   QStringList{"call", hotline->event("ready")->value("address").toString(),
+                               "--preset", "more-guards", "--seconds", "3", "--record",
+                               files_.filePath("guards.wav")} +
+                       common("cli-guards"));
+        QTRY_COMPARE_WITH_TIMEOUT(caller.process().state(), QProcess::NotRunning, kCallTimeout);
+        QCOMPARE(caller.process().exitCode(), 0);
+        QVERIFY(caller.reachedActive());
+        QCOMPARE(caller.event("summary")->value("end_reason").toString(), "hung-up-locally");
+        const QString guardsTorrc = torrcOf(dir + "cli-guards");
+        QVERIFY2(guardsTorrc.contains("NumEntryGuards 4") &&
+                     guardsTorrc.contains("NumPrimaryGuards 4"),
+                 qPrintable(guardsTorrc));
+        QTRY_COMPARE_WITH_TIMEOUT(hotline->process().state(), QProcess::NotRunning, 10000);
+        QCOMPARE(hotline->event("summary")->value("end_reason").toString(), "hung-up-by-peer");
     }
 
     void impostorIsRefused() {
@@ -253,5 +290,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(CliAttacksTest)
-#include "tst_cli_attacks.moc"
+QTEST_GUILESS_MAIN(CliTest)
+#include "tst_cli.moc"

@@ -29,11 +29,11 @@ struct SessionConfig {
     std::shared_ptr<FrameLog> frameLog;          // optional; also the engine's frame observer
 };
 
-class CallSession : public QObject {
+class CommandSession : public QObject {
     Q_OBJECT
 public:
-    CallSession(SessionConfig session, call::EngineConfig engine, QObject* parent = nullptr);
-    ~CallSession() override;
+    CommandSession(SessionConfig session, call::EngineConfig engine, QObject* parent = nullptr);
+    ~CommandSession() override;
 
     void start();
     call::CallEngine& engine() { return *engine_; }

@@ -1,5 +1,5 @@
-// The call and serve commands' event handling (see CallSession.h).
-#include "CallSession.h"
+// The call and serve commands' event handling (see CommandSession.h).
+#include "CommandSession.h"
 
 #include "CallReport.h"
 #include "InterruptWatcher.h"
@@ -34,21 +34,21 @@ QString torStateName(tor::TorLauncher::State state) {
 
 } // namespace
 
-CallSession::CallSession(SessionConfig session, call::EngineConfig engine, QObject* parent)
+CommandSession::CommandSession(SessionConfig session, call::EngineConfig engine, QObject* parent)
     : QObject(parent)
     , config_(std::move(session))
     , engine_(std::make_unique<call::CallEngine>(std::move(engine))) {
     clock_.start();
     statisticsTimer_.setInterval(1s);
-    connect(&statisticsTimer_, &QTimer::timeout, this, &CallSession::printStatistics);
+    connect(&statisticsTimer_, &QTimer::timeout, this, &CommandSession::printStatistics);
     hangUpTimer_.setSingleShot(true);
     connect(&hangUpTimer_, &QTimer::timeout, engine_.get(), &call::CallEngine::hangUp);
-    connect(engine_.get(), &call::CallEngine::torStateChanged, this, &CallSession::onTorState);
+    connect(engine_.get(), &call::CallEngine::torStateChanged, this, &CommandSession::onTorState);
     connect(engine_.get(), &call::CallEngine::serviceStateChanged, this,
-            &CallSession::onServiceState);
-    connect(engine_.get(), &call::CallEngine::callStateChanged, this, &CallSession::onCallState);
-    connect(engine_.get(), &call::CallEngine::incomingCall, this, &CallSession::onIncoming);
-    connect(engine_.get(), &call::CallEngine::callRefused, this, &CallSession::onRefused);
+            &CommandSession::onServiceState);
+    connect(engine_.get(), &call::CallEngine::callStateChanged, this, &CommandSession::onCallState);
+    connect(engine_.get(), &call::CallEngine::incomingCall, this, &CommandSession::onIncoming);
+    connect(engine_.get(), &call::CallEngine::callRefused, this, &CommandSession::onRefused);
     connect(engine_.get(), &call::CallEngine::statisticsChanged, this,
             [this](const call::CallStatistics& s) { latest_ = s; });
     connect(engine_.get(), &call::CallEngine::errorOccurred, this, [this](const QString& message) {
@@ -58,12 +58,12 @@ CallSession::CallSession(SessionConfig session, call::EngineConfig engine, QObje
             std::fputs(("onionvoice-cli: " + message + "\n").toUtf8().constData(), stderr);
     });
     auto* watcher = new InterruptWatcher(this);
-    connect(watcher, &InterruptWatcher::interrupted, this, &CallSession::onInterrupt);
+    connect(watcher, &InterruptWatcher::interrupted, this, &CommandSession::onInterrupt);
 }
 
-CallSession::~CallSession() = default;
+CommandSession::~CommandSession() = default;
 
-void CallSession::start() {
+void CommandSession::start() {
     QString error;
     if (!engine_->start(&error)) {
         fail(ExitCode::Failure, error);
@@ -74,16 +74,16 @@ void CallSession::start() {
              {{"address", engine_->address()}});
 }
 
-void CallSession::logEvent(const char* name) {
+void CommandSession::logEvent(const char* name) {
     if (config_.frameLog)
         config_.frameLog->event(name);
 }
 
-double CallSession::sinceStartMs() const {
+double CommandSession::sinceStartMs() const {
     return double(clock_.nsecsElapsed()) / 1e6;
 }
 
-void CallSession::announce(const QString& event, const QString& text, QJsonObject fields) {
+void CommandSession::announce(const QString& event, const QString& text, QJsonObject fields) {
     if (config_.output == OutputFormat::Json) {
         fields.insert("event", event);
         fields.insert("t_ms", sinceStartMs());
@@ -93,7 +93,8 @@ void CallSession::announce(const QString& event, const QString& text, QJsonObjec
     }
 }
 
-void CallSession::onTorState(tor::TorLauncher::State state, int percent, const QString& summary) {
+void CommandSession::onTorState(tor::TorLauncher::State state, int percent,
+                                const QString& summary) {
     if (phase_ == Phase::Finished)
         return;
     if (state == tor::TorLauncher::State::Failed) {
@@ -122,7 +123,7 @@ void CallSession::onTorState(tor::TorLauncher::State state, int percent, const Q
     }
 }
 
-void CallSession::onServiceState(tor::OnionService::State state) {
+void CommandSession::onServiceState(tor::OnionService::State state) {
     if (phase_ == Phase::Finished)
         return;
     if (state == tor::OnionService::State::Failed && config_.role == SessionRole::Server) {
@@ -139,7 +140,7 @@ void CallSession::onServiceState(tor::OnionService::State state) {
              {{"address", engine_->address()}, {"uri", uri}});
 }
 
-void CallSession::onIncoming(const QString& peer, const QString& name) {
+void CommandSession::onIncoming(const QString& peer, const QString& name) {
     announce(QStringLiteral("incoming"),
              QStringLiteral("incoming call from %1%2")
                  .arg(peer, name.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(name)),
@@ -150,13 +151,14 @@ void CallSession::onIncoming(const QString& peer, const QString& name) {
     }
 }
 
-void CallSession::onRefused(const QString& peer, call::EndReason reason) {
+void CommandSession::onRefused(const QString& peer, call::EndReason reason) {
     announce(QStringLiteral("refused"),
              QStringLiteral("refused a call from %1: %2").arg(peer, call::describe(reason)),
              {{"peer", peer}, {"reason", endReasonName(reason)}});
 }
 
-void CallSession::onCallState(call::CallState state, const QString& peer, call::EndReason reason) {
+void CommandSession::onCallState(call::CallState state, const QString& peer,
+                                 call::EndReason reason) {
     if (state == call::CallState::Ringing || state == call::CallState::Active ||
         state == call::CallState::Ended)
         logEvent(state == call::CallState::Ringing  ? "ringing"
@@ -205,7 +207,7 @@ void CallSession::onCallState(call::CallState state, const QString& peer, call::
     }
 }
 
-void CallSession::printStatistics() {
+void CommandSession::printStatistics() {
     if (!latest_)
         return;
     if (config_.output == OutputFormat::Json) {
@@ -217,7 +219,7 @@ void CallSession::printStatistics() {
     }
 }
 
-void CallSession::onInterrupt(int count) {
+void CommandSession::onInterrupt(int count) {
     if (count > 1 || phase_ == Phase::Finished) { // a second Ctrl-C does not wait for the peer
         finish(ExitCode::Interrupted);
         return;
@@ -231,7 +233,7 @@ void CallSession::onInterrupt(int count) {
     engine_->hangUp(); // the Ended state finishes the run
 }
 
-void CallSession::finish(ExitCode code, std::chrono::milliseconds after) {
+void CommandSession::finish(ExitCode code, std::chrono::milliseconds after) {
     if (phase_ == Phase::Finished)
         return;
     phase_ = Phase::Finished;
