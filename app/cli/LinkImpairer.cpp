@@ -38,7 +38,10 @@ LinkImpairer::LinkImpairer(sim::LinkTrace trace, int slotCount, QObject* parent)
 }
 
 LinkImpairer::~LinkImpairer() {
+    // A socket deleted while connected reports its disconnection: not to us any more.
     for (auto& s : streams_) {
+        s->engine->disconnect(this);
+        s->tor->disconnect(this);
         delete s->engine;
         delete s->tor;
     }

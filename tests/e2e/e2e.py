@@ -155,6 +155,11 @@ def run(args, work, network):
                         "-b", "16", speech_b], check=True)
     common = ["--testnet", network, "--policy", args.policy, "--links", str(args.links),
               "--json"] + args.cli_option
+    # WAV files have no acoustic path from speaker to microphone: there is no echo to cancel, and
+    # with both sides talking all the time the canceller only eats into the near end's speech
+    # (measured: PESQ-WB 0.3-0.5 lower with it, tests/e2e/README.md). --echo-cancel keeps it.
+    if not args.echo_cancel:
+        common.append("--no-echo-cancel")
     callee = Instance("callee", [cli, "serve", "--data-dir", os.path.join(work, "callee"),
                                  "--play", speech_b, "--record", os.path.join(work, "callee-heard.wav"),
                                  "--frame-log", os.path.join(work, "callee.frames"), "--calls", "1"]
@@ -238,6 +243,8 @@ def main():
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--testnet", default=os.environ.get("ONIONVOICE_TESTNET"))
     parser.add_argument("--work", help="keep the run's files here (default: a temporary dir)")
+    parser.add_argument("--echo-cancel", action="store_true",
+                        help="keep the instances' echo cancellation on (off by default)")
     parser.add_argument("--cli-option", action="append", default=[],
                         help="extra option for both instances, e.g. --cli-option=--no-echo-cancel")
     parser.add_argument("--require-pesq", type=float)
