@@ -424,6 +424,7 @@ void CallEngine::sendPacket(std::uint32_t sequence, const QByteArray& packet) {
 
 void CallEngine::publishStatistics() {
     emit statisticsChanged(snapshotStatistics(*call_));
+    call_->startSnapshotInterval();
 }
 
 void CallEngine::end(EndReason reason) {

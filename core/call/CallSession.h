@@ -58,6 +58,8 @@ public:
     // or malformed record.
     Received receiveSealed(std::uint8_t slot, const QByteArray& record);
     void sendPacket(std::uint32_t sequence, const QByteArray& packet);
+    // Starts the interval the next statistics snapshot covers (its per-interval figures).
+    void startSnapshotInterval();
 
     CallDirection direction = CallDirection::Outgoing;
     CallState state = CallState::Idle;
@@ -81,6 +83,9 @@ public:
     multipath::Time lastAuthenticated{}; // when the peer's last genuine record arrived
     std::uint64_t rejected = 0, framesReceived = 0;
     std::deque<std::pair<std::int64_t, std::int64_t>> frameDelays; // (arrival ms, raw ms)
+    std::int64_t snapshotIntervalStartMs = 0; // frames arriving after it belong to the next one
+    std::optional<std::int64_t> earliestSend; // smallest (send time - schedule), ms
+    std::int64_t intervalSendLateness = 0;    // largest above it in the current interval
     std::unique_ptr<QTimer> timeout;
 };
 

@@ -66,6 +66,16 @@ CallStatistics snapshotStatistics(const CallSession& call) {
     s.delayP50Ms = percentile(raw, 50);
     s.delayP95Ms = percentile(raw, 95);
     s.delayP99Ms = percentile(raw, 99);
+    // One-way network delay: half the control link's round trip plus the frame's delay above
+    // the fastest frame.
+    const double halfRtt =
+        double(call.endpoint->monitor().rtt(call.controlSlot).value_or(400ms).count()) / 2;
+    s.networkDelayP50Ms = s.delayP50Ms + halfRtt;
+    s.networkDelayP99Ms = s.delayP99Ms + halfRtt;
+    for (const auto& [arrival, delay] : call.frameDelays)
+        if (arrival > call.snapshotIntervalStartMs)
+            s.intervalDelayMaxMs = std::max(s.intervalDelayMaxMs, double(delay - base) + halfRtt);
+    s.sendLatenessMaxMs = double(call.intervalSendLateness);
     const media::JitterBufferStats jb = call.audio->receiveStats();
     s.late = jb.late;
     s.lost = jb.lost;
@@ -73,16 +83,14 @@ CallStatistics snapshotStatistics(const CallSession& call) {
     s.longestGap = call.audio->longestGap();
     s.jitterLevel = std::chrono::duration_cast<std::chrono::milliseconds>(jb.currentLevel);
     s.jitterTarget = std::chrono::duration_cast<std::chrono::milliseconds>(jb.targetDelay);
-    // One-way network delay: half the control link's round trip plus the frame's delay above
-    // the fastest frame.
-    const auto network = std::chrono::milliseconds(std::int64_t(s.delayP50Ms)) +
-                         call.endpoint->monitor().rtt(call.controlSlot).value_or(400ms) / 2;
+    const auto network = std::chrono::milliseconds(std::int64_t(s.networkDelayP50Ms));
     const media::MouthToEarBudget budget = call.audio->mouthToEar(network);
     const double expected = double(jb.packetsReceived + jb.lost);
-    s.mos =
+    const media::EModelResult quality =
         media::computeEModel({std::chrono::duration_cast<std::chrono::milliseconds>(budget.total()),
-                              expected > 0 ? 100.0 * double(jb.late + jb.lost) / expected : 0.0})
-            .mos;
+                              expected > 0 ? 100.0 * double(jb.late + jb.lost) / expected : 0.0});
+    s.mos = quality.mos;
+    s.rFactor = quality.rFactor;
     const double seconds = std::max(1e-3, double(s.duration.count()) / 1000.0);
     s.cellsPerSecond = double(call.endpoint->counters().recordsSent) / seconds;
     s.recordsRejected = call.rejected;

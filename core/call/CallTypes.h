@@ -54,6 +54,17 @@ struct CallStatistics {
     std::chrono::milliseconds longestGap{0}; // longest run of played audio without speech
     std::chrono::milliseconds jitterLevel{0}, jitterTarget{0};
     double mos = 0;
+    double rFactor = 0; // ITU-T G.107 R behind the MOS
+    // Estimated one-way network delay of frames: the relative delay plus half the control link's
+    // round trip (the fastest frame's delay is not observable without synchronised clocks).
+    double networkDelayP50Ms = 0, networkDelayP99Ms = 0;
+    // Largest estimated one-way delay of the frames that arrived since the previous snapshot
+    // (-1 when none arrived), for a delay plot over time.
+    double intervalDelayMaxMs = -1;
+    // How late the engine sent packets since the previous snapshot: the largest lateness of a
+    // packet against the audio clock's schedule, above the call's usual lateness. A busy engine
+    // thread shows here first.
+    double sendLatenessMaxMs = 0;
     double cellsPerSecond = 0;         // records sent per second, all links
     std::uint64_t recordsRejected = 0; // forged, replayed or garbled records
     std::uint64_t framesReceived = 0;

@@ -48,6 +48,7 @@ TorLauncher::TorLauncher(TorLaunchConfig config, QObject* parent)
             lastLogLines_.append(line);
             if (lastLogLines_.size() > kKeptLogLines)
                 lastLogLines_.removeFirst();
+            emit logLine(line);
         }
     });
     connect(&controller_, &TorController::stateChanged, this, [this](TorController::State s) {

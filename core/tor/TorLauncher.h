@@ -74,6 +74,8 @@ signals:
     void bootstrapChanged(const onionvoice::tor::TorLauncher::Bootstrap& bootstrap);
     // tor died and a new process is being started (attempt counts consecutive failures).
     void restarting(int attempt, const QString& reason);
+    // One line of tor's own log (notice level), for a view of what tor is doing.
+    void logLine(const QString& line);
 
 private:
     void setState(State state);

@@ -1,0 +1,184 @@
+// The onionvoice program's composition.
+#include "GuiApp.h"
+
+#include "media/PortAudioBackend.h"
+#include "media/WavFileBackend.h"
+#include "multipath/SchedulingPolicy.h"
+#include "tor/TorLauncher.h"
+#include "ui/ContactInput.h"
+#include "ui/TorStatusPanel.h"
+
+#include <QDir>
+#include <QMessageBox>
+#include <QStandardPaths>
+#include <QStatusBar>
+
+namespace onionvoice::gui {
+namespace {
+
+QString findExecutable(const QStringList& names) {
+    const QStringList extra{QStringLiteral("/usr/bin"), QStringLiteral("/usr/sbin"),
+                            QStringLiteral("/usr/local/bin")};
+    for (const QString& name : names) {
+        QString path = QStandardPaths::findExecutable(name);
+        if (path.isEmpty())
+            path = QStandardPaths::findExecutable(name, extra);
+        if (!path.isEmpty())
+            return path;
+    }
+    return {};
+}
+
+} // namespace
+
+GuiApp::GuiApp(GuiOptions options, QObject* parent)
+    : QObject(parent)
+    , options_(std::move(options))
+    , store_(QDir(options_.dataDirectory).filePath(QStringLiteral("settings.ini")),
+             QSettings::IniFormat)
+    , settings_(ui::AppSettings::load(store_)) {
+    if (!options_.testnetDirectory.isEmpty())
+        qputenv("ONIONVOICE_TESTNET", QFile::encodeName(options_.testnetDirectory));
+    window_ = std::make_unique<ui::MainWindow>(&host_);
+    window_->setRinger([this](bool on) { ringtone_.setRinging(on); });
+    connect(window_.get(), &ui::MainWindow::settingsRequested, this,
+            [this] { openSettings(false); });
+    connect(window_.get(), &ui::MainWindow::bridgesRequested, this, [this] { openSettings(true); });
+    connect(window_.get(), &ui::MainWindow::retryRequested, this,
+            [this] { host_.start(engineConfig()); });
+    connect(&host_, &ui::EngineHost::phaseChanged, this, [this](auto phase, const QString& why) {
+        if (phase == ui::EngineHost::Phase::Running)
+            addStartupContacts();
+        if (phase == ui::EngineHost::Phase::Failed)
+            window_->torStatus()->setFailure(why);
+    });
+}
+
+GuiApp::~GuiApp() {
+    window_.reset();
+    host_.stop();
+}
+
+void GuiApp::start() {
+    ringtone_.setOutputDevice(settings_.outputDevice);
+    window_->setPresetDescription(presetDescription());
+    window_->setDeviceDescription(
+        options_.playFile.isEmpty()
+            ? tr("Microphone: %1 · Speaker: %2")
+                  .arg(settings_.inputDevice.isEmpty() ? tr("system default")
+                                                       : settings_.inputDevice,
+                       settings_.outputDevice.isEmpty() ? tr("system default")
+                                                        : settings_.outputDevice)
+            : tr("Microphone: the file %1").arg(QFileInfo(options_.playFile).fileName()));
+    host_.setUnknownCallers(settings_.unknownCallers);
+    host_.start(engineConfig());
+    window_->show();
+    if (!options_.openUri.isEmpty())
+        window_->openAddContact(options_.openUri);
+}
+
+QString GuiApp::presetDescription() const {
+    const tor::PresetDescription d = tor::describePreset(settings_.preset);
+    return d.name;
+}
+
+call::EngineConfig GuiApp::engineConfig() const {
+    call::EngineConfig config;
+    config.dataDirectory = options_.dataDirectory;
+    config.torExecutable = settings_.torPath;
+    config.access = settings_.access;
+    config.unknownCallers = settings_.unknownCallers;
+    config.parameters.bitrate = std::uint32_t(settings_.bitrate);
+    config.parameters.links = std::uint8_t(settings_.links);
+    const auto names = multipath::policyNames();
+    for (std::size_t i = 0; i < names.size(); ++i)
+        if (settings_.policy == QLatin1String(names[i].data(), qsizetype(names[i].size())))
+            config.parameters.policy = std::uint8_t(i);
+    config.extraTorrcLines = tor::clientTorrcLines(settings_.preset);
+    if (settings_.useBridges && !settings_.bridgeLines.isEmpty()) {
+        const ui::SettingsEnvironment env = environment();
+        config.extraTorrcLines.append(QStringLiteral("UseBridges 1"));
+        if (!env.obfs4Executable.isEmpty())
+            config.extraTorrcLines.append(
+                QStringLiteral("ClientTransportPlugin obfs4 exec %1").arg(env.obfs4Executable));
+        if (!env.snowflakeExecutable.isEmpty())
+            config.extraTorrcLines.append(QStringLiteral("ClientTransportPlugin snowflake exec %1")
+                                              .arg(env.snowflakeExecutable));
+        for (const QString& line : settings_.bridgeLines)
+            config.extraTorrcLines.append(QStringLiteral("Bridge ") + line);
+    }
+    config.extraTorrcLines.append(tor::TorLauncher::testNetworkTorrcLines());
+    const GuiOptions options = options_;
+    const ui::AppSettings settings = settings_;
+    config.audio = [options, settings](QString* error) -> std::unique_ptr<media::AudioBackend> {
+        if (!options.playFile.isEmpty())
+            return media::WavFileBackend::create(options.playFile, options.recordFile,
+                                                 media::Pacing::RealTime, error);
+        auto backend = media::PortAudioBackend::create(error);
+        if (backend) {
+            backend->setInputDevice({{}, settings.inputDevice});
+            backend->setOutputDevice({{}, settings.outputDevice});
+        }
+        return backend;
+    };
+    return config;
+}
+
+ui::SettingsEnvironment GuiApp::environment() {
+    ui::SettingsEnvironment env;
+    for (const auto name : multipath::policyNames())
+        env.policies.append(QString::fromLatin1(name.data(), qsizetype(name.size())));
+    env.obfs4Executable =
+        findExecutable({QStringLiteral("lyrebird"), QStringLiteral("obfs4proxy")});
+    env.snowflakeExecutable = findExecutable({QStringLiteral("snowflake-client")});
+    QString error;
+    if (auto backend = media::PortAudioBackend::create(&error)) {
+        for (const media::AudioDeviceInfo& d : backend->devices()) {
+            if (d.inputChannels > 0)
+                env.inputDevices.append(d.name);
+            if (d.outputChannels > 0)
+                env.outputDevices.append(d.name);
+        }
+    }
+    return env;
+}
+
+void GuiApp::openSettings(bool focusBridges) {
+    ui::SettingsDialog dialog(settings_, environment(), window_.get());
+    if (focusBridges)
+        dialog.setFocusToBridges();
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    applySettings(dialog.settings());
+}
+
+void GuiApp::applySettings(const ui::AppSettings& settings) {
+    const bool restart = settings.needsRestartFrom(settings_);
+    settings_ = settings;
+    settings_.save(store_);
+    ringtone_.setOutputDevice(settings_.outputDevice);
+    host_.setUnknownCallers(settings_.unknownCallers);
+    window_->setPresetDescription(presetDescription());
+    if (!restart)
+        return;
+    if (host_.callState() != call::CallState::Idle &&
+        QMessageBox::question(window_.get(), tr("Restart tor"),
+                              tr("These settings take effect when tor restarts, which ends the "
+                                 "current call. Restart now?")) != QMessageBox::Yes)
+        return;
+    window_->statusBar()->showMessage(tr("Restarting tor to apply the new settings…"), 10000);
+    host_.start(engineConfig());
+}
+
+void GuiApp::addStartupContacts() {
+    for (const QString& link : options_.contacts) {
+        const ui::ContactInput input =
+            ui::ContactInputCheck::check(link, host_.address(), host_.contacts());
+        if (input.isValid())
+            host_.addContact(input.contact);
+        else if (input.verdict != ui::ContactInput::Verdict::AlreadyContact)
+            qWarning("contact link refused: %s", qPrintable(input.reason));
+    }
+}
+
+} // namespace onionvoice::gui

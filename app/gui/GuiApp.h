@@ -1,0 +1,52 @@
+// The onionvoice program's composition: settings (QSettings) turned into the engine's
+// configuration, the engine on its thread, the main window, the ringtone, and the reactions to
+// Settings, Retry and bridges (a change that needs tor restarted restarts it).
+#pragma once
+
+#include "Ringtone.h"
+#include "ui/AppSettings.h"
+#include "ui/EngineHost.h"
+#include "ui/MainWindow.h"
+#include "ui/SettingsDialog.h"
+
+#include <QSettings>
+#include <memory>
+
+namespace onionvoice::gui {
+
+struct GuiOptions {
+    QString dataDirectory;
+    QString testnetDirectory; // a private network of tests/testnet: demo mode
+    QStringList contacts;     // contact links put into the book at start (demo mode)
+    QString playFile;         // a WAV file as the microphone instead of the sound card
+    QString recordFile;       // where to record what is heard, with playFile
+    QString openUri;          // an onionvoice: link to show in the add-contact field
+};
+
+class GuiApp : public QObject {
+    Q_OBJECT
+public:
+    explicit GuiApp(GuiOptions options, QObject* parent = nullptr);
+    ~GuiApp() override;
+
+    void start();
+    ui::MainWindow* window() { return window_.get(); }
+    ui::EngineHost* host() { return &host_; }
+    call::EngineConfig engineConfig() const;
+    static ui::SettingsEnvironment environment();
+
+private:
+    void openSettings(bool focusBridges);
+    void applySettings(const ui::AppSettings& settings);
+    void addStartupContacts();
+    QString presetDescription() const;
+
+    GuiOptions options_;
+    QSettings store_;
+    ui::AppSettings settings_;
+    ui::EngineHost host_;
+    std::unique_ptr<ui::MainWindow> window_;
+    Ringtone ringtone_;
+};
+
+} // namespace onionvoice::gui

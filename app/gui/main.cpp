@@ -1,0 +1,82 @@
+// onionvoice: the desktop app. Without options it uses the real Tor network; --testnet runs it
+// on the private network of tests/testnet (demo mode); --self-test checks the machine.
+#include "GuiApp.h"
+#include "SelfTest.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QDir>
+#include <QJsonDocument>
+#include <QStandardPaths>
+#include <cstdio>
+#include <cstring>
+
+using namespace onionvoice;
+
+int main(int argc, char** argv) {
+    // The self-test must run without a display, so the platform is chosen before Qt starts.
+    for (int i = 1; i < argc; ++i)
+        if (std::strcmp(argv[i], "--self-test") == 0 &&
+            qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+            qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    QApplication::setApplicationName(QStringLiteral("OnionVoice"));
+    QApplication::setOrganizationName(QStringLiteral("OnionVoice"));
+    QApplication::setApplicationVersion(QStringLiteral("0.1.0"));
+    QApplication::setDesktopFileName(QStringLiteral("onionvoice"));
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QApplication::translate("main", "Anonymous voice calls over Tor onion services."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    const QCommandLineOption selfTest(
+        "self-test", QApplication::translate("main", "Check Qt, tor, audio and the window; print "
+                                                     "one JSON object; exit 0 when all is well."));
+    const QCommandLineOption dataDir(
+        "data-dir", QApplication::translate("main", "Keep identity, contacts and settings in DIR."),
+        "DIR");
+    const QCommandLineOption testnet(
+        "testnet",
+        QApplication::translate("main", "Use the private Tor network started by tests/testnet "
+                                        "(testnet.py up DIR)."),
+        "DIR");
+    const QCommandLineOption contact(
+        "contact", QApplication::translate("main", "Add this onionvoice: link to the contacts."),
+        "LINK");
+    const QCommandLineOption play(
+        "play", QApplication::translate("main", "Use a 48 kHz WAV file as the microphone."), "WAV");
+    const QCommandLineOption record(
+        "record",
+        QApplication::translate("main", "With --play: record what is heard to a WAV file."), "WAV");
+    parser.addOptions({selfTest, dataDir, testnet, contact, play, record});
+    parser.addPositionalArgument(
+        "link", QApplication::translate("main", "An onionvoice: link to add as a contact."),
+        "[link]");
+    parser.process(app);
+
+    if (parser.isSet(selfTest)) {
+        const QJsonObject result = gui::runSelfTest();
+        std::puts(QJsonDocument(result).toJson(QJsonDocument::Compact).constData());
+        return result["ok"].toBool() ? 0 : 1;
+    }
+
+    gui::GuiOptions options;
+    options.dataDirectory = parser.isSet(dataDir)
+                                ? QDir(parser.value(dataDir)).absolutePath()
+                                : QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
+    QDir().mkpath(options.dataDirectory);
+    QFile::setPermissions(options.dataDirectory,
+                          QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+    if (parser.isSet(testnet))
+        options.testnetDirectory = QDir(parser.value(testnet)).absolutePath();
+    options.contacts = parser.values(contact);
+    options.playFile = parser.value(play);
+    options.recordFile = parser.value(record);
+    if (!parser.positionalArguments().isEmpty())
+        options.openUri = parser.positionalArguments().first();
+
+    gui::GuiApp gui(options);
+    gui.start();
+    return app.exec();
+}

@@ -1,0 +1,319 @@
+// GUI tests on the offscreen platform: the real main window and call window over a real engine
+// (on its own thread) on the private Tor network, and a second engine as the other party. They
+// add contacts (valid and invalid), call the other party and watch the dashboard, mute, hang up,
+// and accept and reject incoming calls from the prompt. They also measure, and print, how long
+// the GUI event loop ever stalls, and how much a 500 ms GUI stall moves the engine's packet sends.
+#include "../testnet/TestnetEnv.h"
+#include "media/WavFileBackend.h"
+#include "tor/OnionAddress.h"
+#include "ui/CallWindow.h"
+#include "ui/DelayChart.h"
+#include "ui/EngineHost.h"
+#include "ui/IncomingCallDialog.h"
+#include "ui/LinkTableModel.h"
+#include "ui/MainWindow.h"
+#include "ui/QualityDashboard.h"
+
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTest>
+#include <QTreeWidget>
+
+using namespace onionvoice;
+using namespace std::chrono_literals;
+
+namespace {
+
+constexpr int kStartTimeout = 90000;
+constexpr int kCallTimeout = 60000;
+
+// The longest time the GUI thread's event loop went without running a 5 ms timer.
+class StallMeter : public QObject {
+public:
+    StallMeter() {
+        timer_.setTimerType(Qt::PreciseTimer);
+        timer_.setInterval(5);
+        connect(&timer_, &QTimer::timeout, this,
+                [this] { longest_ = std::max(longest_, clock_.restart()); });
+        reset();
+        timer_.start();
+    }
+    void reset() {
+        clock_.start();
+        longest_ = 0;
+    }
+    // Longest gap between two timer events, minus the timer's own interval.
+    qint64 longestStallMs() const { return std::max<qint64>(0, longest_ - timer_.interval()); }
+
+private:
+    QTimer timer_;
+    QElapsedTimer clock_;
+    qint64 longest_ = 0;
+};
+
+call::EngineConfig engineConfig(const QString& name) {
+    call::EngineConfig config;
+    config.dataDirectory = testnet::clientConfig(name).dataDirectory;
+    config.extraTorrcLines = testnet::clientTorrcLines();
+    config.ringTimeout = 20s;
+    config.dialTimeout = 40s;
+    // Silence paced in real time: the call's audio path runs as with a sound card.
+    config.audio = [](QString* error) -> std::unique_ptr<media::AudioBackend> {
+        return media::WavFileBackend::create({}, {}, media::Pacing::RealTime, error);
+    };
+    return config;
+}
+
+template <typename T> T* find(QWidget* root, const char* name) {
+    T* w = root->findChild<T*>(QString::fromLatin1(name));
+    if (!w)
+        qFatal("no widget %s", name);
+    return w;
+}
+
+} // namespace
+
+class GuiTest : public QObject {
+    Q_OBJECT
+private:
+    std::unique_ptr<ui::EngineHost> host_, peer_;
+    std::unique_ptr<ui::MainWindow> window_;
+    std::unique_ptr<QSignalSpy> peerStates_;
+    std::unique_ptr<StallMeter> stalls_;
+    QList<QPair<QString, qint64>> stallReport_;
+
+    void recordStall(const QString& phase) {
+        stallReport_.append({phase, stalls_->longestStallMs()});
+        qInfo("GUI event loop: longest stall during %s: %lld ms", qPrintable(phase),
+              stalls_->longestStallMs());
+        stalls_->reset();
+    }
+    call::EndReason peerEnd() const {
+        for (const auto& args : *peerStates_)
+            if (args.at(0).value<call::CallState>() == call::CallState::Ended)
+                return args.at(2).value<call::EndReason>();
+        return call::EndReason::None;
+    }
+    bool peerReached(call::CallState state) const {
+        return std::any_of(peerStates_->begin(), peerStates_->end(), [&](const auto& args) {
+            return args.at(0).template value<call::CallState>() == state;
+        });
+    }
+    void waitIdle() {
+        QTRY_COMPARE_WITH_TIMEOUT(host_->callState(), call::CallState::Idle, 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(peer_->callState(), call::CallState::Idle, 10000);
+        peerStates_->clear();
+    }
+    QTreeWidget* contactList() { return find<QTreeWidget>(window_.get(), "contactList"); }
+    void typeIntoAddField(const QString& text) {
+        auto* field = find<QLineEdit>(window_.get(), "addContactField");
+        field->clear();
+        QTest::keyClicks(field, text);
+        QTest::mouseClick(find<QPushButton>(window_.get(), "addContactButton"), Qt::LeftButton);
+    }
+    QString addError() {
+        auto* label = find<QLabel>(window_.get(), "addContactError");
+        return label->isVisible() ? label->text() : QString();
+    }
+    ui::CallWindow* callWindow() { return window_->callWindow(); }
+
+private slots:
+    void initTestCase() {
+        if (testnet::networkDirectory().isEmpty())
+            QSKIP("needs the private Tor network (ctest fixture testnet)");
+        testnet::dieWithParent();
+        stalls_ = std::make_unique<StallMeter>();
+        host_ = std::make_unique<ui::EngineHost>();
+        window_ = std::make_unique<ui::MainWindow>(host_.get());
+        window_->show();
+        QVERIFY(QTest::qWaitForWindowExposed(window_.get()));
+        peer_ = std::make_unique<ui::EngineHost>();
+        peerStates_ = std::make_unique<QSignalSpy>(peer_.get(), &ui::EngineHost::callStateChanged);
+        QSignalSpy hostService(host_.get(), &ui::EngineHost::serviceStateChanged);
+        QSignalSpy peerService(peer_.get(), &ui::EngineHost::serviceStateChanged);
+        stalls_->reset();
+        host_->start(engineConfig("gui"));
+        peer_->start(engineConfig("gui-peer"));
+        const auto reachable = [](const QSignalSpy& spy) {
+            return !spy.isEmpty() && spy.last().at(0).value<tor::OnionService::State>() ==
+                                         tor::OnionService::State::Reachable;
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(reachable(hostService), kStartTimeout);
+        QTRY_VERIFY_WITH_TIMEOUT(reachable(peerService), kStartTimeout);
+        recordStall("tor start, bootstrap and publishing");
+        QCOMPARE(find<QLabel>(window_.get(), "ownAddress")->text().remove(' '), host_->address());
+    }
+
+    void invalidAddressShowsItsReason() {
+        // Not a v3 address: the reason is the address check's, and nothing is added.
+        const QString bad = peer_->address().left(55) + "1";
+        typeIntoAddField(bad);
+        QCOMPARE(addError(), tor::checkOnionAddress(bad).reason);
+        typeIntoAddField(QStringLiteral("hello"));
+        QCOMPARE(addError(), tor::checkOnionAddress(QStringLiteral("hello")).reason);
+        // The user's own ID is refused, also when pasted in the groups the ID card shows.
+        typeIntoAddField(find<QLabel>(window_.get(), "ownAddress")->text());
+        QVERIFY2(addError().contains(QStringLiteral("your own ID")), qPrintable(addError()));
+        QTest::qWait(200);
+        QCOMPARE(host_->contacts().size(), 0);
+        QCOMPARE(contactList()->topLevelItemCount(), 0);
+    }
+
+    void addValidContact() {
+        find<QLineEdit>(window_.get(), "addContactName")->setText(QStringLiteral("Echo"));
+        typeIntoAddField(QStringLiteral("onionvoice:") + peer_->address());
+        QCOMPARE(addError(), QString());
+        QTRY_COMPARE(contactList()->topLevelItemCount(), 1);
+        QCOMPARE(contactList()->topLevelItem(0)->text(0), QStringLiteral("Echo"));
+        QCOMPARE(host_->contacts().first().address, peer_->address());
+        // The same address again is refused with its reason.
+        typeIntoAddField(peer_->address().toUpper());
+        QVERIFY2(addError().contains(QStringLiteral("already in your contacts")),
+                 qPrintable(addError()));
+        QTest::qWait(200);
+        QCOMPARE(host_->contacts().size(), 1);
+    }
+
+    void callContactWatchDashboardMuteHangUp() {
+        QVERIFY(!host_->contacts().isEmpty());
+        connect(peer_.get(), &ui::EngineHost::incomingCall, peer_.get(), &ui::EngineHost::answer,
+                Qt::SingleShotConnection);
+        QSignalSpy statistics(host_.get(), &ui::EngineHost::statisticsChanged);
+        QSignalSpy peerStatistics(peer_.get(), &ui::EngineHost::statisticsChanged);
+        stalls_->reset();
+        contactList()->setCurrentItem(contactList()->topLevelItem(0));
+        QTRY_VERIFY(find<QPushButton>(window_.get(), "callButton")->isEnabled());
+        QTest::mouseClick(find<QPushButton>(window_.get(), "callButton"), Qt::LeftButton);
+        QTRY_VERIFY(callWindow() && callWindow()->isVisible());
+        QTRY_VERIFY_WITH_TIMEOUT(peerReached(call::CallState::Active), kCallTimeout);
+        auto* state = find<QLabel>(callWindow(), "callState");
+        QTRY_COMPARE_WITH_TIMEOUT(state->text(), ui::CallWindow::tr("In call"), 10000);
+
+        // The dashboard's link table: at least 8 links up, their record counts rising.
+        const ui::LinkTableModel* model = callWindow()->dashboard()->linkModel();
+        const auto linksUp = [model] {
+            int up = 0;
+            for (const call::LinkStatistics& l : model->links())
+                up += l.state == QLatin1String("up") ? 1 : 0;
+            return up;
+        };
+        const auto received = [model] {
+            std::uint64_t n = 0;
+            for (const call::LinkStatistics& l : model->links())
+                n += l.recordsReceived;
+            return n;
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(linksUp() >= 8, 30000);
+        QCOMPARE(model->rowCount(), 12);
+        QCOMPARE(model->data(model->index(0, ui::LinkTableModel::Slot), Qt::DisplayRole).toInt(),
+                 0);
+        const std::uint64_t before = received();
+        QTRY_VERIFY_WITH_TIMEOUT(received() > before + 25, 5000);
+        recordStall("dialling, ringing and the first seconds of the call");
+
+        // A 500 ms stall of the GUI thread must not move the engine's packet sends.
+        QTest::qWait(2000);
+        statistics.clear();
+        QTest::qWait(2000);
+        double baseline = 0;
+        for (const auto& args : statistics)
+            baseline =
+                std::max(baseline, args.at(0).value<call::CallStatistics>().sendLatenessMaxMs);
+        statistics.clear();
+        QThread::msleep(500); // the GUI thread is busy; the engine thread is not
+        QTest::qWait(1500);
+        double duringStall = 0;
+        for (const auto& args : statistics)
+            duringStall =
+                std::max(duringStall, args.at(0).value<call::CallStatistics>().sendLatenessMaxMs);
+        qInfo("packet send lateness, largest per snapshot: %.0f ms in the 2 s before, %.0f ms "
+              "around a 500 ms GUI stall (%lld snapshots)",
+              baseline, duringStall, qlonglong(statistics.size()));
+        // Snapshots kept flowing from the engine thread while the GUI thread slept: 0.5 s, at
+        // four a second, is at least one queued snapshot.
+        QVERIFY(statistics.size() >= 4);
+        stalls_->reset();
+
+        // The rest of the dashboard is filled.
+        QVERIFY(find<QLabel>(callWindow(), "ratingLabel")->text().contains("MOS"));
+        QVERIFY(find<QLabel>(callWindow(), "lossLabel")->text().contains("concealed"));
+        QVERIFY(find<ui::DelayChart>(callWindow(), "delayChart")->pointCount() > 0);
+        QVERIFY(!find<QLabel>(callWindow(), "diagnosisLabel")->text().isEmpty());
+
+        // Mute: the call goes on (records keep flowing: mute sends silence, not nothing).
+        auto* mute = find<QPushButton>(callWindow(), "muteButton");
+        QTest::mouseClick(mute, Qt::LeftButton);
+        QVERIFY(mute->isChecked());
+        QVERIFY(callWindow()->isMuted());
+        peerStatistics.clear();
+        QTRY_VERIFY_WITH_TIMEOUT(peerStatistics.size() >= 2, 5000);
+        const auto peerFrames = [&] {
+            return peerStatistics.last().at(0).value<call::CallStatistics>().framesReceived;
+        };
+        const std::uint64_t peerBefore = peerFrames();
+        QTRY_VERIFY_WITH_TIMEOUT(peerFrames() > peerBefore + 20, 5000);
+        QTest::mouseClick(mute, Qt::LeftButton);
+        QVERIFY(!mute->isChecked());
+
+        QTest::mouseClick(find<QPushButton>(callWindow(), "hangUpButton"), Qt::LeftButton);
+        QTRY_COMPARE_WITH_TIMEOUT(peerEnd(), call::EndReason::HungUpByPeer, 10000);
+        QTRY_VERIFY(state->text().startsWith(ui::CallWindow::tr("Call ended: %1").arg(QString())));
+        QVERIFY(!find<QPushButton>(callWindow(), "hangUpButton")->isEnabled());
+        recordStall("the rest of the call and hanging up");
+        waitIdle();
+    }
+
+    void incomingCallAcceptedFromThePrompt() {
+        stalls_->reset();
+        peer_->dial(host_->address());
+        QTRY_VERIFY_WITH_TIMEOUT(window_->incomingCallDialog() &&
+                                     window_->incomingCallDialog()->isVisible(),
+                                 kCallTimeout);
+        ui::IncomingCallDialog* prompt = window_->incomingCallDialog();
+        // The caller is a contact: its name, and its address as the handshake verified it.
+        QCOMPARE(find<QLabel>(prompt, "incomingCaller")->text(), QStringLiteral("Echo"));
+        QVERIFY(
+            find<QLabel>(prompt, "incomingAddress")->text().contains(peer_->address().left(10)));
+        QTest::mouseClick(find<QPushButton>(prompt, "acceptCallButton"), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(peerReached(call::CallState::Active), 20000);
+        QVERIFY(!prompt->isVisible());
+        QTRY_COMPARE_WITH_TIMEOUT(find<QLabel>(callWindow(), "callState")->text(),
+                                  ui::CallWindow::tr("In call"), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(callWindow()->dashboard()->linkModel()->rowCount() > 0, 10000);
+        QTest::mouseClick(find<QPushButton>(callWindow(), "hangUpButton"), Qt::LeftButton);
+        QTRY_COMPARE_WITH_TIMEOUT(peerEnd(), call::EndReason::HungUpByPeer, 10000);
+        recordStall("an incoming call, accepted");
+        waitIdle();
+    }
+
+    void incomingCallRejectedFromThePrompt() {
+        stalls_->reset();
+        peer_->dial(host_->address());
+        QTRY_VERIFY_WITH_TIMEOUT(window_->incomingCallDialog() &&
+                                     window_->incomingCallDialog()->isVisible(),
+                                 kCallTimeout);
+        QTest::mouseClick(find<QPushButton>(window_->incomingCallDialog(), "rejectCallButton"),
+                          Qt::LeftButton);
+        QTRY_COMPARE_WITH_TIMEOUT(peerEnd(), call::EndReason::RejectedByPeer, 20000);
+        QVERIFY(!window_->incomingCallDialog()->isVisible());
+        recordStall("an incoming call, rejected");
+        waitIdle();
+    }
+
+    void cleanupTestCase() {
+        if (!host_)
+            return;
+        window_.reset();
+        host_->stop();
+        peer_->stop();
+        qint64 worst = 0;
+        for (const auto& [phase, ms] : stallReport_)
+            worst = std::max(worst, ms);
+        qInfo("GUI event loop: longest stall over all phases: %lld ms", worst);
+    }
+};
+
+QTEST_MAIN(GuiTest)
+#include "tst_gui.moc"

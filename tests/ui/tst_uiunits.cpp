@@ -1,0 +1,189 @@
+// Unit tests of the GUI's pure parts: what the add-contact field accepts and why it refuses, QR
+// codes read back from the images they are drawn as, the call rating and link health
+// thresholds, settings persistence and which changes restart tor, and the bridge-line check.
+#include "tor/OnionAddress.h"
+#include "tor/OnionIdentity.h"
+#include "ui/AppSettings.h"
+#include "ui/CallRating.h"
+#include "ui/ContactInput.h"
+#include "ui/QrCode.h"
+#include "ui/SettingsDialog.h"
+
+#include <QPainter>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace onionvoice;
+using namespace onionvoice::ui;
+
+namespace {
+// The fixed test vector of tor/OnionIdentity: seed 00..1f.
+const QString kAddress = QStringLiteral("aoqqpp7tzyil4hlq3umoos6atft6jvrqtosq2xy53sdgiesvgg4bqead");
+QString otherAddress() {
+    static const QString a = tor::OnionIdentity::generate().address();
+    return a;
+}
+} // namespace
+
+class UiUnitsTest : public QObject {
+    Q_OBJECT
+private slots:
+    void contactInputAcceptsAddressesAndLinks() {
+        const ContactInput bare = ContactInputCheck::check(kAddress, otherAddress(), {});
+        QVERIFY(bare.isValid());
+        QCOMPARE(bare.contact.address, kAddress);
+        // As an ID card shows it: groups of seven, and upper case with ".onion".
+        QString grouped;
+        for (int i = 0; i < kAddress.size(); i += 7)
+            grouped += kAddress.mid(i, 7) + ' ';
+        QVERIFY(ContactInputCheck::check(grouped, otherAddress(), {}).isValid());
+        QVERIFY(
+            ContactInputCheck::check(kAddress.toUpper() + ".ONION", otherAddress(), {}).isValid());
+        const QByteArray key(32, '\x07');
+        const ContactInput link = ContactInputCheck::check(
+            QStringLiteral("onionvoice:%1?name=Ann%20Lee&auth=%2")
+                .arg(kAddress, QString::fromLatin1(key.toBase64(QByteArray::Base64UrlEncoding |
+                                                                QByteArray::OmitTrailingEquals))),
+            otherAddress(), {});
+        QVERIFY2(link.isValid(), qPrintable(link.reason));
+        QCOMPARE(link.contact.displayName, QStringLiteral("Ann Lee"));
+        QCOMPARE(link.contact.outboundAuthPrivateKey, key);
+    }
+
+    void contactInputRefusesWithAReason() {
+        const ContactInput own = ContactInputCheck::check(kAddress, kAddress, {});
+        QCOMPARE(own.verdict, ContactInput::Verdict::OwnAddress);
+        QVERIFY(own.reason.contains("your own ID"));
+        contacts::Contact existing;
+        existing.address = kAddress;
+        existing.displayName = QStringLiteral("Ann");
+        const ContactInput again = ContactInputCheck::check(
+            QStringLiteral("onionvoice:") + kAddress, otherAddress(), {existing});
+        QCOMPARE(again.verdict, ContactInput::Verdict::AlreadyContact);
+        QVERIFY(again.reason.contains("\"Ann\""));
+        QString wrongChecksum = kAddress;
+        wrongChecksum[10] = wrongChecksum[10] == 'a' ? 'b' : 'a';
+        const ContactInput bad = ContactInputCheck::check(wrongChecksum, otherAddress(), {});
+        QCOMPARE(bad.verdict, ContactInput::Verdict::Invalid);
+        QCOMPARE(bad.reason, tor::checkOnionAddress(wrongChecksum).reason);
+        const ContactInput badLink = ContactInputCheck::check(
+            QStringLiteral("onionvoice:%1?auth=short").arg(kAddress), otherAddress(), {});
+        QCOMPARE(badLink.verdict, ContactInput::Verdict::Invalid);
+        QVERIFY(!badLink.reason.isEmpty());
+        QVERIFY(!ContactInputCheck::check(QString(), otherAddress(), {}).reason.isEmpty());
+    }
+
+    void qrCodeRoundTrip() {
+        const QString link = QStringLiteral("onionvoice:%1?name=Ann").arg(kAddress);
+        const QImage image = encodeQrCode(link, 4);
+        QVERIFY(!image.isNull());
+        const QrDecode decoded = decodeQrCode(image);
+        QVERIFY2(decoded.text, qPrintable(decoded.error));
+        QCOMPARE(*decoded.text, link);
+        // Scaled, on a larger canvas, as a photo or screenshot would be.
+        QImage canvas(image.width() * 3, image.height() * 3, QImage::Format_RGB32);
+        canvas.fill(Qt::white);
+        QPainter(&canvas).drawImage(QRect(100, 80, image.width() * 2, image.height() * 2), image);
+        QCOMPARE(decodeQrCode(canvas).text.value_or(QString()), link);
+        QImage blank(200, 200, QImage::Format_RGB32);
+        blank.fill(Qt::white);
+        const QrDecode none = decodeQrCode(blank);
+        QVERIFY(!none.text);
+        QVERIFY(!none.error.isEmpty());
+        QVERIFY(!decodeQrCode(QImage()).error.isEmpty());
+    }
+
+    void ratingThresholds() {
+        call::CallStatistics s;
+        QCOMPARE(rateCall(s), CallRating::Unknown); // nothing received yet
+        s.framesReceived = 100;
+        s.rFactor = 80;
+        QCOMPARE(rateCall(s), CallRating::Good);
+        s.rFactor = 79.9;
+        QCOMPARE(rateCall(s), CallRating::Fair);
+        s.rFactor = 60;
+        QCOMPARE(rateCall(s), CallRating::Fair);
+        s.rFactor = 59.9;
+        QCOMPARE(rateCall(s), CallRating::Poor);
+    }
+
+    void linkHealthThresholds() {
+        call::LinkStatistics l;
+        l.state = "down";
+        QCOMPARE(linkHealth(l), LinkHealth::Down);
+        l.state = "joining";
+        QCOMPARE(linkHealth(l), LinkHealth::Joining);
+        l.state = "up";
+        l.relativeDelayMs = 59;
+        QCOMPARE(linkHealth(l), LinkHealth::Healthy);
+        l.relativeDelayMs = 60;
+        QCOMPARE(linkHealth(l), LinkHealth::Slow);
+        l.relativeDelayMs = 150;
+        QCOMPARE(linkHealth(l), LinkHealth::Bad);
+        QVERIFY(healthColour(LinkHealth::Bad) != healthColour(LinkHealth::Healthy));
+    }
+
+    void diagnosisNamesTheSide() {
+        call::CallStatistics s;
+        s.duration = std::chrono::seconds(10);
+        for (int i = 0; i < 12; ++i) {
+            call::LinkStatistics l;
+            l.state = "up";
+            s.links.append(l);
+        }
+        s.framesReceived = 500;
+        QVERIFY(CallJudgement::diagnose(s, 400).contains("no trouble"));
+        QVERIFY(CallJudgement::diagnose(s, 500).startsWith("Other side"));
+        s.networkDelayP99Ms = 500;
+        QVERIFY(CallJudgement::diagnose(s, 400).startsWith("Network"));
+        s.networkDelayP99Ms = 100;
+        for (auto& l : s.links)
+            l.state = "down";
+        QVERIFY(CallJudgement::diagnose(s, 400).startsWith("Network"));
+    }
+
+    void settingsPersistAndKnowWhatRestartsTor() {
+        QTemporaryDir dir;
+        QSettings store(dir.filePath("settings.ini"), QSettings::IniFormat);
+        AppSettings s;
+        s.preset = tor::SecurityPreset::MoreGuards;
+        s.access = call::ServiceAccess::ContactsOnly;
+        s.unknownCallers = call::UnknownCallers::Refuse;
+        s.bridgeLines = {"obfs4 192.0.2.1:443 AAAA cert=x iat-mode=0"};
+        s.useBridges = true;
+        s.links = 8;
+        s.policy = "double-send";
+        s.save(store);
+        QSettings again(dir.filePath("settings.ini"), QSettings::IniFormat);
+        QCOMPARE(AppSettings::load(again), s);
+
+        AppSettings devices = s;
+        devices.outputDevice = "USB headset";
+        devices.unknownCallers = call::UnknownCallers::Ring;
+        QVERIFY(!devices.needsRestartFrom(s));
+        AppSettings preset = s;
+        preset.preset = tor::SecurityPreset::Standard;
+        QVERIFY(preset.needsRestartFrom(s));
+        AppSettings bridges = s;
+        bridges.useBridges = false;
+        QVERIFY(bridges.needsRestartFrom(s));
+    }
+
+    void bridgeLinesNeedTheirTransport() {
+        SettingsEnvironment none;
+        QVERIFY(SettingsDialog::checkBridges({"obfs4 192.0.2.1:443 AAAA cert=x iat-mode=0"}, none)
+                    .contains("obfs4proxy"));
+        QVERIFY(SettingsDialog::checkBridges({"snowflake 192.0.2.3:80 BBBB"}, none)
+                    .contains("snowflake-client"));
+        QVERIFY(SettingsDialog::checkBridges({"192.0.2.1:443 CCCC"}, none).isEmpty());
+        QVERIFY(!SettingsDialog::checkBridges({"UseBridges 0"}, none).isEmpty());
+        QVERIFY(!SettingsDialog::checkBridges({}, none).isEmpty());
+        SettingsEnvironment obfs4;
+        obfs4.obfs4Executable = "/usr/bin/obfs4proxy";
+        QVERIFY(SettingsDialog::checkBridges({"obfs4 192.0.2.1:443 AAAA cert=x iat-mode=0"}, obfs4)
+                    .isEmpty());
+    }
+};
+
+QTEST_MAIN(UiUnitsTest)
+#include "tst_uiunits.moc"

@@ -1,0 +1,45 @@
+// Plain-words judgements the call window shows: the call's rating from its E-model R factor,
+// each link's health, and whether trouble lies in the network or on the other side.
+//
+// Rating thresholds (ITU-T G.107 Annex B, user satisfaction by R):
+//   good  R >= 80 (MOS >= 4.03): users satisfied or very satisfied
+//   fair  60 <= R < 80 (MOS 3.10 – 4.03): some or many users dissatisfied
+//   poor  R < 60 (MOS < 3.10): nearly all users dissatisfied
+// Link health, from the link's relative delay (its frames' delay above the fastest link's):
+//   healthy < 60 ms, slow < 150 ms, bad >= 150 ms or no measurement while up, down when not up.
+#pragma once
+
+#include "call/CallTypes.h"
+
+#include <QColor>
+#include <QCoreApplication>
+
+namespace onionvoice::ui {
+
+enum class CallRating { Unknown, Good, Fair, Poor };
+enum class LinkHealth { Healthy, Slow, Bad, Joining, Down };
+
+struct RatingThresholds {
+    static constexpr double kGoodR = 80;
+    static constexpr double kFairR = 60;
+    static constexpr double kHealthyDelayMs = 60;
+    static constexpr double kSlowDelayMs = 150;
+    static constexpr double kDelayBudgetMs = 360; // one-way, 40 ms packets (ARCHITECTURE.md)
+};
+
+CallRating rateCall(const call::CallStatistics& statistics);
+LinkHealth linkHealth(const call::LinkStatistics& link);
+QColor healthColour(LinkHealth health);
+
+class CallJudgement {
+    Q_DECLARE_TR_FUNCTIONS(CallJudgement)
+public:
+    static QString describe(CallRating rating);
+    static QString describe(LinkHealth health);
+    // One sentence on where the trouble is, if any. `framesTwoSecondsAgo` is the received-frame
+    // count of the snapshot about two seconds older (or the same count when there is none yet).
+    static QString diagnose(const call::CallStatistics& statistics,
+                            std::uint64_t framesTwoSecondsAgo);
+};
+
+} // namespace onionvoice::ui

@@ -1,0 +1,126 @@
+// The call window.
+#include "CallWindow.h"
+
+#include "AddressText.h"
+#include "QualityDashboard.h"
+
+#include <QGridLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+namespace onionvoice::ui {
+
+CallWindow::CallWindow(QWidget* parent)
+    : QWidget(parent, Qt::Window)
+    , peer_(new QLabel(this))
+    , state_(new QLabel(this))
+    , duration_(new QLabel(this))
+    , devices_(new QLabel(this))
+    , mute_(new QPushButton(tr("&Mute"), this))
+    , hangUp_(new QPushButton(tr("&Hang up"), this))
+    , dashboard_(new QualityDashboard(this)) {
+    setObjectName(QStringLiteral("callWindow"));
+    setWindowTitle(tr("Call — OnionVoice"));
+    setMinimumSize(640, 560);
+    resize(820, 700);
+    peer_->setObjectName(QStringLiteral("callPeer"));
+    QFont big = peer_->font();
+    big.setPointSizeF(big.pointSizeF() * 1.4);
+    big.setBold(true);
+    peer_->setFont(big);
+    state_->setObjectName(QStringLiteral("callState"));
+    duration_->setObjectName(QStringLiteral("callDuration"));
+    duration_->setFont(big);
+    devices_->setObjectName(QStringLiteral("callDevices"));
+    devices_->setWordWrap(true);
+    mute_->setObjectName(QStringLiteral("muteButton"));
+    mute_->setCheckable(true);
+    mute_->setToolTip(tr("Stop sending your voice (the other side hears silence)"));
+    hangUp_->setObjectName(QStringLiteral("hangUpButton"));
+    hangUp_->setToolTip(tr("End the call"));
+    hangUp_->setStyleSheet(QStringLiteral("QPushButton:enabled { background: #c62828; color: "
+                                          "white; padding: 4px 14px; }"));
+    connect(mute_, &QPushButton::toggled, this, [this](bool muted) {
+        mute_->setText(muted ? tr("Un&mute") : tr("&Mute"));
+        emit muteToggled(muted);
+    });
+    connect(hangUp_, &QPushButton::clicked, this, &CallWindow::hangUpRequested);
+    durationTimer_.setInterval(500);
+    connect(&durationTimer_, &QTimer::timeout, this, &CallWindow::showDuration);
+
+    auto* header = new QGridLayout;
+    header->addWidget(peer_, 0, 0);
+    header->addWidget(duration_, 0, 1, Qt::AlignRight);
+    header->addWidget(state_, 1, 0);
+    header->addWidget(devices_, 2, 0, 1, 2);
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(mute_);
+    buttons->addStretch(1);
+    buttons->addWidget(hangUp_);
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(header);
+    layout->addLayout(buttons);
+    layout->addWidget(dashboard_, 1);
+    setCallState(call::CallState::Idle, call::EndReason::None);
+}
+
+void CallWindow::setPeer(const QString& name, const QString& address) {
+    peer_->setText(name.isEmpty() ? shortAddress(address) : name);
+    peer_->setToolTip(groupedAddress(address));
+    setWindowTitle(tr("Call with %1 — OnionVoice").arg(peer_->text()));
+}
+
+void CallWindow::setDevices(const QString& description) {
+    devices_->setText(description);
+}
+
+void CallWindow::setPreset(const QString& preset) {
+    dashboard_->setPreset(preset);
+}
+
+bool CallWindow::isMuted() const {
+    return mute_->isChecked();
+}
+
+void CallWindow::setCallState(call::CallState state, call::EndReason reason) {
+    switch (state) {
+    case call::CallState::Idle:
+    case call::CallState::Dialing:
+        state_->setText(tr("Calling… (opening Tor links)"));
+        dashboard_->clear();
+        duration_->setText(QStringLiteral("0:00"));
+        mute_->setChecked(false);
+        break;
+    case call::CallState::Ringing:
+        state_->setText(tr("Ringing…"));
+        break;
+    case call::CallState::Active:
+        state_->setText(tr("In call"));
+        activeFor_.start();
+        durationTimer_.start();
+        break;
+    case call::CallState::Ended:
+        state_->setText(tr("Call ended: %1").arg(call::describe(reason)));
+        durationTimer_.stop();
+        break;
+    }
+    hangUp_->setEnabled(state != call::CallState::Ended);
+    mute_->setEnabled(state == call::CallState::Active);
+}
+
+void CallWindow::updateStatistics(const call::CallStatistics& statistics) {
+    dashboard_->update(statistics);
+}
+
+void CallWindow::showDuration() {
+    const qint64 s = activeFor_.elapsed() / 1000;
+    duration_->setText(s >= 3600
+                           ? QStringLiteral("%1:%2:%3")
+                                 .arg(s / 3600)
+                                 .arg(s / 60 % 60, 2, 10, QChar('0'))
+                                 .arg(s % 60, 2, 10, QChar('0'))
+                           : QStringLiteral("%1:%2").arg(s / 60).arg(s % 60, 2, 10, QChar('0')));
+}
+
+} // namespace onionvoice::ui

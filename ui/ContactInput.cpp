@@ -1,0 +1,59 @@
+// Checking pasted contact addresses and links.
+#include "ContactInput.h"
+
+#include "contacts/ContactUri.h"
+#include "tor/OnionAddress.h"
+
+#include <QRegularExpression>
+
+namespace onionvoice::ui {
+
+ContactInput ContactInputCheck::check(const QString& text, const QString& ownAddress,
+                                      const QList<contacts::Contact>& existing) {
+    ContactInput result;
+    // Blanks anywhere are dropped: an address copied from an ID card comes in groups of seven.
+    QString trimmed = text.trimmed();
+    if (!trimmed.contains('?'))
+        trimmed.remove(QRegularExpression(QStringLiteral("\\s")));
+    // A link with a query carries a name or a key; a bare address (also "onionvoice:<address>")
+    // goes through the address check, which explains exactly what is wrong with it.
+    if (trimmed.startsWith(QLatin1String("onionvoice:"), Qt::CaseInsensitive) &&
+        trimmed.contains('?')) {
+        const contacts::ContactUriParse parsed = contacts::parseContactUri(trimmed);
+        if (!parsed.uri) {
+            result.reason = parsed.error;
+            return result;
+        }
+        result.contact.address = parsed.uri->address;
+        result.contact.displayName = parsed.uri->displayName;
+        result.contact.outboundAuthPrivateKey = parsed.uri->clientAuthKey;
+    } else {
+        const tor::AddressCheck address = tor::checkOnionAddress(trimmed);
+        if (!address.isValid()) {
+            result.reason = address.verdict == tor::AddressCheck::Verdict::Empty
+                                ? tr("Paste the address or the onionvoice: link of the person "
+                                     "you want to add.")
+                                : address.reason;
+            return result;
+        }
+        result.contact.address = address.address;
+    }
+    if (result.contact.address == ownAddress) {
+        result.verdict = ContactInput::Verdict::OwnAddress;
+        result.reason = tr("This is your own ID. Paste the ID of the person you want to call.");
+        return result;
+    }
+    for (const contacts::Contact& c : existing) {
+        if (c.address == result.contact.address) {
+            result.verdict = ContactInput::Verdict::AlreadyContact;
+            result.reason = tr("This address is already in your contacts as \"%1\".")
+                                .arg(c.displayName.isEmpty() ? tr("(no name)") : c.displayName);
+            return result;
+        }
+    }
+    result.verdict = ContactInput::Verdict::Valid;
+    result.contact.added = QDateTime::currentDateTimeUtc();
+    return result;
+}
+
+} // namespace onionvoice::ui

@@ -1,0 +1,246 @@
+// The contact list panel.
+#include "ContactListPanel.h"
+
+#include "AddressText.h"
+#include "ContactInput.h"
+#include "QrCode.h"
+
+#include <QFileDialog>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QInputDialog>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QTreeWidget>
+
+namespace onionvoice::ui {
+namespace {
+constexpr int kAddressRole = Qt::UserRole;
+enum Column { NameColumn, AddressColumn, StatusColumn };
+} // namespace
+
+ContactListPanel::ContactListPanel(QWidget* parent)
+    : QWidget(parent)
+    , addField_(new QLineEdit(this))
+    , nameField_(new QLineEdit(this))
+    , addButton_(new QPushButton(tr("&Add"), this))
+    , qrButton_(new QPushButton(tr("From QR &image…"), this))
+    , addError_(new QLabel(this))
+    , search_(new QLineEdit(this))
+    , list_(new QTreeWidget(this))
+    , callButton_(new QPushButton(tr("&Call"), this))
+    , renameButton_(new QPushButton(tr("Re&name…"), this))
+    , blockButton_(new QPushButton(tr("B&lock"), this))
+    , removeButton_(new QPushButton(tr("Re&move…"), this)) {
+    setObjectName(QStringLiteral("contactPanel"));
+    addField_->setObjectName(QStringLiteral("addContactField"));
+    addField_->setPlaceholderText(tr("Their ID or onionvoice: link"));
+    addField_->setToolTip(tr("Paste the ID or contact link someone gave you"));
+    addField_->setClearButtonEnabled(true);
+    nameField_->setObjectName(QStringLiteral("addContactName"));
+    nameField_->setPlaceholderText(tr("Name (optional)"));
+    nameField_->setMaximumWidth(160);
+    addButton_->setObjectName(QStringLiteral("addContactButton"));
+    addButton_->setToolTip(tr("Add this person to your contacts"));
+    qrButton_->setObjectName(QStringLiteral("addFromQrButton"));
+    qrButton_->setToolTip(tr("Read a contact link from a picture of a QR code"));
+    addError_->setObjectName(QStringLiteral("addContactError"));
+    addError_->setWordWrap(true);
+    addError_->setStyleSheet(QStringLiteral("color: #b00020;"));
+    addError_->setVisible(false);
+    search_->setObjectName(QStringLiteral("contactSearch"));
+    search_->setPlaceholderText(tr("Search contacts"));
+    search_->setClearButtonEnabled(true);
+    list_->setObjectName(QStringLiteral("contactList"));
+    list_->setHeaderLabels({tr("Name"), tr("ID"), tr("Status")});
+    list_->setRootIsDecorated(false);
+    list_->setAlternatingRowColors(true);
+    list_->header()->setSectionResizeMode(NameColumn, QHeaderView::Stretch);
+    list_->header()->setSectionResizeMode(AddressColumn, QHeaderView::ResizeToContents);
+    list_->setToolTip(tr("Double-click a contact to call"));
+    callButton_->setObjectName(QStringLiteral("callButton"));
+    callButton_->setToolTip(tr("Call the selected contact"));
+    renameButton_->setObjectName(QStringLiteral("renameButton"));
+    blockButton_->setObjectName(QStringLiteral("blockButton"));
+    blockButton_->setToolTip(tr("A blocked contact's calls are refused without ringing"));
+    removeButton_->setObjectName(QStringLiteral("removeButton"));
+
+    connect(addButton_, &QPushButton::clicked, this, &ContactListPanel::tryAdd);
+    connect(addField_, &QLineEdit::returnPressed, this, &ContactListPanel::tryAdd);
+    connect(addField_, &QLineEdit::textChanged, this, [this](const QString& text) {
+        // Explain as soon as what was pasted looks complete, not while someone is typing.
+        if (text.trimmed().size() >= 56 || text.isEmpty())
+            showCheck();
+    });
+    connect(qrButton_, &QPushButton::clicked, this, &ContactListPanel::addFromQrImage);
+    connect(search_, &QLineEdit::textChanged, this, &ContactListPanel::applyFilter);
+    connect(list_, &QTreeWidget::itemSelectionChanged, this, &ContactListPanel::updateButtons);
+    connect(list_, &QTreeWidget::itemActivated, this, [this] {
+        if (callButton_->isEnabled())
+            callButton_->click();
+    });
+    connect(callButton_, &QPushButton::clicked, this,
+            [this] { emit callRequested(selectedAddress()); });
+    connect(renameButton_, &QPushButton::clicked, this, &ContactListPanel::rename);
+    connect(blockButton_, &QPushButton::clicked, this, [this] {
+        for (const contacts::Contact& c : contacts_)
+            if (c.address == selectedAddress())
+                emit blockRequested(c.address, !c.blocked);
+    });
+    connect(removeButton_, &QPushButton::clicked, this, &ContactListPanel::remove);
+
+    auto* addLabel = new QLabel(tr("<b>Add a contact</b> — paste <i>their</i> ID or link"), this);
+    addLabel->setBuddy(addField_);
+    auto* addRow = new QHBoxLayout;
+    addRow->addWidget(addField_, 1);
+    addRow->addWidget(nameField_);
+    addRow->addWidget(addButton_);
+    addRow->addWidget(qrButton_);
+    auto* buttons = new QHBoxLayout;
+    for (QPushButton* b : {callButton_, renameButton_, blockButton_, removeButton_})
+        buttons->addWidget(b);
+    buttons->addStretch(1);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(new QLabel(tr("<b>Contacts</b>"), this));
+    layout->addWidget(search_);
+    layout->addWidget(list_, 1);
+    layout->addLayout(buttons);
+    layout->addSpacing(8);
+    layout->addWidget(addLabel);
+    layout->addLayout(addRow);
+    layout->addWidget(addError_);
+    updateButtons();
+}
+
+void ContactListPanel::setContacts(const QList<contacts::Contact>& contacts) {
+    const QString selected = selectedAddress();
+    contacts_ = contacts;
+    list_->clear();
+    for (const contacts::Contact& c : contacts) {
+        auto* item = new QTreeWidgetItem(list_);
+        item->setText(NameColumn, c.displayName.isEmpty() ? tr("(no name)") : c.displayName);
+        item->setText(AddressColumn, shortAddress(c.address));
+        item->setToolTip(AddressColumn, groupedAddress(c.address));
+        item->setText(StatusColumn, c.blocked ? tr("blocked") : QString());
+        item->setData(NameColumn, kAddressRole, c.address);
+        if (c.address == selected)
+            item->setSelected(true);
+    }
+    if (!list_->selectedItems().isEmpty())
+        list_->setCurrentItem(list_->selectedItems().first());
+    applyFilter();
+    showCheck();
+    updateButtons();
+}
+
+void ContactListPanel::setCallingEnabled(bool enabled) {
+    callingEnabled_ = enabled;
+    updateButtons();
+}
+
+void ContactListPanel::prefill(const QString& text) {
+    addField_->setText(text);
+    addField_->setFocus();
+    showCheck();
+}
+
+QString ContactListPanel::selectedAddress() const {
+    const auto items = list_->selectedItems();
+    return items.isEmpty() ? QString() : items.first()->data(NameColumn, kAddressRole).toString();
+}
+
+bool ContactListPanel::showCheck() {
+    if (addField_->text().trimmed().isEmpty()) {
+        addError_->setVisible(false);
+        return false;
+    }
+    const ContactInput input = ContactInputCheck::check(addField_->text(), ownAddress_, contacts_);
+    addError_->setText(input.reason);
+    addError_->setVisible(!input.isValid());
+    return input.isValid();
+}
+
+void ContactListPanel::tryAdd() {
+    if (addField_->text().trimmed().isEmpty()) {
+        addError_->setText(
+            tr("Paste the ID or the onionvoice: link of the person you want to add."));
+        addError_->setVisible(true);
+        return;
+    }
+    if (!showCheck())
+        return;
+    ContactInput input = ContactInputCheck::check(addField_->text(), ownAddress_, contacts_);
+    if (!nameField_->text().trimmed().isEmpty())
+        input.contact.displayName = nameField_->text().trimmed();
+    emit addRequested(input.contact);
+    addField_->clear();
+    nameField_->clear();
+}
+
+void ContactListPanel::addFromQrImage() {
+    const QString file = QFileDialog::getOpenFileName(
+        this, tr("Picture of a QR code"), {}, tr("Images (*.png *.jpg *.jpeg *.bmp *.gif)"));
+    if (file.isEmpty())
+        return;
+    const QrDecode decoded = decodeQrCode(QImage(file));
+    if (!decoded.text) {
+        addError_->setText(decoded.error);
+        addError_->setVisible(true);
+        return;
+    }
+    prefill(*decoded.text);
+}
+
+void ContactListPanel::applyFilter() {
+    const QString needle = search_->text().trimmed();
+    for (int i = 0; i < list_->topLevelItemCount(); ++i) {
+        QTreeWidgetItem* item = list_->topLevelItem(i);
+        const bool match =
+            needle.isEmpty() || item->text(NameColumn).contains(needle, Qt::CaseInsensitive) ||
+            item->data(NameColumn, kAddressRole).toString().contains(needle, Qt::CaseInsensitive);
+        item->setHidden(!match);
+    }
+}
+
+void ContactListPanel::updateButtons() {
+    const QString address = selectedAddress();
+    bool blocked = false;
+    for (const contacts::Contact& c : contacts_)
+        if (c.address == address)
+            blocked = c.blocked;
+    const bool any = !address.isEmpty();
+    callButton_->setEnabled(any && !blocked && callingEnabled_);
+    renameButton_->setEnabled(any);
+    blockButton_->setEnabled(any);
+    blockButton_->setText(blocked ? tr("Unb&lock") : tr("B&lock"));
+    removeButton_->setEnabled(any);
+}
+
+void ContactListPanel::rename() {
+    const QString address = selectedAddress();
+    for (const contacts::Contact& c : contacts_) {
+        if (c.address != address)
+            continue;
+        bool ok = false;
+        const QString name = QInputDialog::getText(this, tr("Rename contact"), tr("Name:"),
+                                                   QLineEdit::Normal, c.displayName, &ok);
+        if (ok)
+            emit renameRequested(address, name.trimmed());
+    }
+}
+
+void ContactListPanel::remove() {
+    const QString address = selectedAddress();
+    if (address.isEmpty())
+        return;
+    if (QMessageBox::question(this, tr("Remove contact"),
+                              tr("Remove %1 from your contacts?").arg(shortAddress(address))) ==
+        QMessageBox::Yes)
+        emit removeRequested(address);
+}
+
+} // namespace onionvoice::ui

@@ -1,0 +1,62 @@
+// The contact list: search, add (pasted ID or link, or a QR image file) with the reason when the
+// input is refused, and per contact call, rename, block and remove. The panel only checks input
+// and asks; the engine thread changes the book and the panel shows the copy it sends back.
+#pragma once
+
+#include "contacts/ContactBook.h"
+
+#include <QWidget>
+
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QTreeWidget;
+
+namespace onionvoice::ui {
+
+class ContactListPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit ContactListPanel(QWidget* parent = nullptr);
+
+    void setOwnAddress(const QString& address) { ownAddress_ = address; }
+    void setContacts(const QList<contacts::Contact>& contacts);
+    void setCallingEnabled(bool enabled);
+    // Puts `text` (an address or link from outside, e.g. a clicked onionvoice: link) into the
+    // add field and checks it, without adding it yet.
+    void prefill(const QString& text);
+    QString selectedAddress() const;
+
+signals:
+    void addRequested(const onionvoice::contacts::Contact& contact);
+    void callRequested(const QString& address);
+    void renameRequested(const QString& address, const QString& name);
+    void blockRequested(const QString& address, bool blocked);
+    void removeRequested(const QString& address);
+
+private:
+    void tryAdd();
+    void addFromQrImage();
+    bool showCheck(); // true when the field holds something that may be added
+    void applyFilter();
+    void updateButtons();
+    void rename();
+    void remove();
+
+    QString ownAddress_;
+    QList<contacts::Contact> contacts_;
+    bool callingEnabled_ = false;
+    QLineEdit* addField_;
+    QLineEdit* nameField_;
+    QPushButton* addButton_;
+    QPushButton* qrButton_;
+    QLabel* addError_;
+    QLineEdit* search_;
+    QTreeWidget* list_;
+    QPushButton* callButton_;
+    QPushButton* renameButton_;
+    QPushButton* blockButton_;
+    QPushButton* removeButton_;
+};
+
+} // namespace onionvoice::ui

@@ -1,0 +1,213 @@
+// The engine thread and the queued traffic across it.
+#include "EngineHost.h"
+
+#include "contacts/ContactUri.h"
+#include "tor/ClientAuthKey.h"
+
+#include <QLoggingCategory>
+
+Q_LOGGING_CATEGORY(lcUiEngine, "onionvoice.ui.engine")
+
+namespace onionvoice::ui {
+namespace {
+constexpr int kKeptTorLogLines = 200;
+}
+
+EngineHost::EngineHost(QObject* parent)
+    : QObject(parent)
+    , worker_(new QObject) {
+    qRegisterMetaType<call::CallStatistics>();
+    thread_.setObjectName(QStringLiteral("engine"));
+    worker_->moveToThread(&thread_);
+    thread_.start(QThread::HighPriority);
+}
+
+EngineHost::~EngineHost() {
+    stop();
+    thread_.quit();
+    thread_.wait();
+    delete worker_;
+}
+
+void EngineHost::setPhase(Phase phase, const QString& reason) {
+    phase_ = phase;
+    emit phaseChanged(phase, reason);
+}
+
+void EngineHost::start(call::EngineConfig config) {
+    if (phase_ == Phase::Starting || phase_ == Phase::Running)
+        stop();
+    setPhase(Phase::Starting);
+    torLog_.clear();
+    QMetaObject::invokeMethod(worker_, [this, config = std::move(config)]() mutable {
+        engine_ = new call::CallEngine(std::move(config));
+        // Signal to signal: the host lives on the GUI thread, so each emission is queued there.
+        connect(engine_, &call::CallEngine::torStateChanged, this, &EngineHost::torStateChanged);
+        connect(engine_, &call::CallEngine::serviceStateChanged, this,
+                &EngineHost::serviceStateChanged);
+        // A functor with the host as context runs on the GUI thread too.
+        connect(engine_, &call::CallEngine::callStateChanged, this, [this](auto s, auto p, auto r) {
+            callState_ = s == call::CallState::Ended ? call::CallState::Idle : s;
+            emit callStateChanged(s, p, r);
+        });
+        connect(engine_, &call::CallEngine::incomingCall, this, &EngineHost::incomingCall);
+        connect(engine_, &call::CallEngine::callRefused, this, &EngineHost::callRefused);
+        connect(engine_, &call::CallEngine::statisticsChanged, this,
+                &EngineHost::statisticsChanged);
+        connect(engine_, &call::CallEngine::errorOccurred, this, &EngineHost::errorOccurred);
+        QString error;
+        const bool ok = engine_->start(&error);
+        if (ok) {
+            connect(engine_->torLauncher(), &tor::TorLauncher::logLine, this,
+                    [this](const QString& line) {
+                        torLog_.append(line);
+                        if (torLog_.size() > kKeptTorLogLines)
+                            torLog_.removeFirst();
+                        emit torLogChanged();
+                    });
+            tor::TorLauncher* launcher = engine_->torLauncher();
+            // Runs on the engine thread (the launcher's), where its failure reason may be read.
+            connect(launcher, &tor::TorLauncher::stateChanged, launcher,
+                    [this, launcher](tor::TorLauncher::State state) {
+                        if (state == tor::TorLauncher::State::Failed)
+                            emit torFailed(launcher->failureReason());
+                    });
+            publishContacts(*engine_);
+        }
+        const QString address = engine_->address();
+        QMetaObject::invokeMethod(this, [this, ok, error, address] {
+            address_ = address;
+            setPhase(ok ? Phase::Running : Phase::Failed, error);
+        });
+    });
+}
+
+void EngineHost::stop() {
+    if (phase_ == Phase::Stopped)
+        return;
+    QMetaObject::invokeMethod(
+        worker_,
+        [this] {
+            if (!engine_)
+                return;
+            engine_->stop();
+            delete engine_;
+            engine_ = nullptr;
+        },
+        Qt::BlockingQueuedConnection);
+    callState_ = call::CallState::Idle;
+    setPhase(Phase::Stopped);
+}
+
+std::optional<contacts::Contact> EngineHost::contact(const QString& address) const {
+    for (const contacts::Contact& c : contacts_)
+        if (c.address == address)
+            return c;
+    return std::nullopt;
+}
+
+void EngineHost::onEngine(std::function<void(call::CallEngine&)> work) {
+    QMetaObject::invokeMethod(worker_, [this, work = std::move(work)] {
+        if (engine_)
+            work(*engine_);
+    });
+}
+
+void EngineHost::dial(const QString& address) {
+    onEngine([address](call::CallEngine& e) { e.dial(address); });
+}
+
+void EngineHost::answer() {
+    onEngine([](call::CallEngine& e) { e.answer(); });
+}
+
+void EngineHost::reject() {
+    onEngine([](call::CallEngine& e) { e.reject(); });
+}
+
+void EngineHost::hangUp() {
+    onEngine([](call::CallEngine& e) { e.hangUp(); });
+}
+
+void EngineHost::setMuted(bool muted) {
+    onEngine([muted](call::CallEngine& e) { e.setMuted(muted); });
+}
+
+void EngineHost::setUnknownCallers(call::UnknownCallers policy) {
+    onEngine([policy](call::CallEngine& e) { e.setUnknownCallers(policy); });
+}
+
+void EngineHost::publishContacts(call::CallEngine& engine) {
+    QString error;
+    if (!engine.contacts().save(&error))
+        emit errorOccurred(tr("The contact list could not be saved: %1").arg(error));
+    const QList<contacts::Contact> copy = engine.contacts().contacts();
+    QMetaObject::invokeMethod(this, [this, copy] {
+        contacts_ = copy;
+        emit contactsChanged();
+    });
+}
+
+void EngineHost::changeContact(const QString& address,
+                               std::function<bool(contacts::ContactBook&, QString* error)> change) {
+    onEngine([this, address, change = std::move(change)](call::CallEngine& e) {
+        QString error;
+        if (!change(e.contacts(), &error)) {
+            emit errorOccurred(error.isEmpty() ? tr("No contact has the address %1.").arg(address)
+                                               : error);
+            return;
+        }
+        publishContacts(e);
+    });
+}
+
+void EngineHost::addContact(const contacts::Contact& contact) {
+    changeContact(contact.address, [contact](contacts::ContactBook& book, QString* error) {
+        return book.add(contact, error);
+    });
+}
+
+void EngineHost::renameContact(const QString& address, const QString& name) {
+    changeContact(address, [address, name](contacts::ContactBook& book, QString* error) {
+        auto contact = book.find(address);
+        if (!contact)
+            return false;
+        contact->displayName = name;
+        return book.remove(address) && book.add(*contact, error);
+    });
+}
+
+void EngineHost::setBlocked(const QString& address, bool blocked) {
+    changeContact(address, [address, blocked](contacts::ContactBook& book, QString*) {
+        return book.setBlocked(address, blocked);
+    });
+}
+
+void EngineHost::removeContact(const QString& address) {
+    changeContact(
+        address, [address](contacts::ContactBook& book, QString*) { return book.remove(address); });
+}
+
+void EngineHost::createAccessLink(const QString& address) {
+    onEngine([this, address](call::CallEngine& e) {
+        auto contact = e.contacts().find(address);
+        if (!contact)
+            return;
+        const tor::ClientAuthKey key = tor::ClientAuthKey::generate();
+        const auto bytes = [](std::span<const std::uint8_t, 32> k) {
+            return QByteArray(reinterpret_cast<const char*>(k.data()), qsizetype(k.size()));
+        };
+        contact->inboundAuthPublicKey = bytes(key.publicKey());
+        contact->allowlisted = true;
+        QString error;
+        if (!e.contacts().remove(address) || !e.contacts().add(*contact, &error)) {
+            emit errorOccurred(error);
+            return;
+        }
+        publishContacts(e);
+        contacts::ContactUri link{e.address(), {}, bytes(key.privateKey())};
+        emit accessLinkReady(address, link.toString());
+    });
+}
+
+} // namespace onionvoice::ui

@@ -1,0 +1,89 @@
+// Runs a CallEngine on a thread of its own and is the GUI's only way to it: commands travel as
+// queued calls, state and statistics come back as queued signals carrying copies, so nothing the
+// GUI does (a resize, a slow chart, a modal dialog) can delay a record or an audio frame.
+#pragma once
+
+#include "call/CallEngine.h"
+#include "contacts/ContactBook.h"
+
+#include <QObject>
+#include <QThread>
+#include <functional>
+#include <optional>
+
+namespace onionvoice::ui {
+
+class EngineHost : public QObject {
+    Q_OBJECT
+public:
+    enum class Phase { Stopped, Starting, Running, Failed };
+    Q_ENUM(Phase)
+
+    explicit EngineHost(QObject* parent = nullptr);
+    // Stops the engine (and its tor) and the thread.
+    ~EngineHost() override;
+
+    // Creates the engine on its thread and starts it: identity, contact book, tor, service.
+    void start(call::EngineConfig config);
+    // Ends a call, stops tor and deletes the engine; blocks until tor has exited.
+    void stop();
+
+    Phase phase() const { return phase_; }
+    QString address() const { return address_; }
+    call::CallState callState() const { return callState_; }
+    const QList<contacts::Contact>& contacts() const { return contacts_; }
+    std::optional<contacts::Contact> contact(const QString& address) const;
+    QThread* engineThread() { return &thread_; }
+    QStringList torLog() const { return torLog_; }
+
+public slots:
+    void dial(const QString& address);
+    void answer();
+    void reject();
+    void hangUp();
+    void setMuted(bool muted);
+    void setUnknownCallers(onionvoice::call::UnknownCallers policy);
+    void addContact(const onionvoice::contacts::Contact& contact);
+    void renameContact(const QString& address, const QString& name);
+    void setBlocked(const QString& address, bool blocked);
+    void removeContact(const QString& address);
+    // Makes a fresh access key for a contact (they may then reach a contacts-only service) and
+    // answers with accessLinkReady: our contact link carrying the key's private half.
+    void createAccessLink(const QString& address);
+
+signals:
+    void phaseChanged(onionvoice::ui::EngineHost::Phase phase, const QString& reason);
+    void torStateChanged(onionvoice::tor::TorLauncher::State state, int bootstrapPercent,
+                         const QString& summary);
+    void torLogChanged();
+    void torFailed(const QString& reason);
+    void serviceStateChanged(onionvoice::tor::OnionService::State state);
+    void callStateChanged(onionvoice::call::CallState state, const QString& peer,
+                          onionvoice::call::EndReason reason);
+    void incomingCall(const QString& peer, const QString& displayName);
+    void callRefused(const QString& peer, onionvoice::call::EndReason reason);
+    void statisticsChanged(const onionvoice::call::CallStatistics& statistics);
+    void errorOccurred(const QString& message);
+    void contactsChanged();
+    void accessLinkReady(const QString& address, const QString& link);
+
+private:
+    // Runs `work` on the engine thread, if there is an engine by then.
+    void onEngine(std::function<void(call::CallEngine&)> work);
+    // On the engine thread: saves the book and sends a copy of it to the GUI thread.
+    void publishContacts(call::CallEngine& engine);
+    void changeContact(const QString& address,
+                       std::function<bool(contacts::ContactBook&, QString* error)> change);
+    void setPhase(Phase phase, const QString& reason = {});
+
+    QThread thread_;
+    QObject* worker_;                    // lives on the engine thread: the context of queued work
+    call::CallEngine* engine_ = nullptr; // touched on the engine thread only
+    Phase phase_ = Phase::Stopped;
+    QString address_;
+    call::CallState callState_ = call::CallState::Idle;
+    QList<contacts::Contact> contacts_;
+    QStringList torLog_;
+};
+
+} // namespace onionvoice::ui

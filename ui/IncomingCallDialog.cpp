@@ -1,0 +1,82 @@
+// The incoming-call prompt.
+#include "IncomingCallDialog.h"
+
+#include "AddressText.h"
+
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+namespace onionvoice::ui {
+
+IncomingCallDialog::IncomingCallDialog(QWidget* parent)
+    : QDialog(parent)
+    , name_(new QLabel(this))
+    , addressLabel_(new QLabel(this))
+    , accept_(new QPushButton(tr("&Accept"), this))
+    , reject_(new QPushButton(tr("&Reject"), this))
+    , block_(new QPushButton(tr("&Block"), this)) {
+    setObjectName(QStringLiteral("incomingCallDialog"));
+    setWindowTitle(tr("Incoming call — OnionVoice"));
+    setMinimumWidth(420);
+    name_->setObjectName(QStringLiteral("incomingCaller"));
+    QFont big = name_->font();
+    big.setPointSizeF(big.pointSizeF() * 1.6);
+    big.setBold(true);
+    name_->setFont(big);
+    name_->setAlignment(Qt::AlignCenter);
+    addressLabel_->setObjectName(QStringLiteral("incomingAddress"));
+    addressLabel_->setAlignment(Qt::AlignCenter);
+    addressLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    accept_->setObjectName(QStringLiteral("acceptCallButton"));
+    accept_->setToolTip(tr("Answer the call"));
+    accept_->setStyleSheet(QStringLiteral("background: #2e7d32; color: white; padding: 6px 16px;"));
+    accept_->setDefault(true);
+    reject_->setObjectName(QStringLiteral("rejectCallButton"));
+    reject_->setToolTip(tr("Decline this call; the caller is told it was rejected"));
+    block_->setObjectName(QStringLiteral("blockCallerButton"));
+    block_->setToolTip(tr("Decline and refuse every future call from this address"));
+    connect(accept_, &QPushButton::clicked, this, [this] {
+        emit acceptRequested();
+        accept();
+    });
+    connect(reject_, &QPushButton::clicked, this, &IncomingCallDialog::reject);
+    connect(block_, &QPushButton::clicked, this, [this] {
+        emit blockRequested(address_);
+        QDialog::reject();
+    });
+
+    auto* heading = new QLabel(tr("Incoming call"), this);
+    heading->setAlignment(Qt::AlignCenter);
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(block_);
+    buttons->addStretch(1);
+    buttons->addWidget(reject_);
+    buttons->addWidget(accept_);
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(heading);
+    layout->addWidget(name_);
+    layout->addWidget(addressLabel_);
+    layout->addSpacing(12);
+    layout->addLayout(buttons);
+}
+
+void IncomingCallDialog::setCaller(const QString& displayName, const QString& verifiedAddress,
+                                   bool isContact) {
+    address_ = verifiedAddress;
+    name_->setText(isContact && !displayName.isEmpty() ? displayName : tr("Unknown caller"));
+    addressLabel_->setText(tr("verified ID: %1").arg(shortAddress(verifiedAddress)));
+    addressLabel_->setToolTip(groupedAddress(verifiedAddress));
+}
+
+void IncomingCallDialog::reject() {
+    emit rejectRequested();
+    QDialog::reject();
+}
+
+void IncomingCallDialog::dismiss() {
+    done(QDialog::Rejected);
+}
+
+} // namespace onionvoice::ui

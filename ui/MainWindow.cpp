@@ -1,0 +1,268 @@
+// The main window.
+#include "MainWindow.h"
+
+#include "AddressText.h"
+#include "CallWindow.h"
+#include "ContactListPanel.h"
+#include "EngineHost.h"
+#include "IdCard.h"
+#include "IncomingCallDialog.h"
+#include "TorStatusPanel.h"
+
+#include <QApplication>
+#include <QClipboard>
+#include <QCloseEvent>
+#include <QInputDialog>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QScrollArea>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QSystemTrayIcon>
+#include <QVBoxLayout>
+
+namespace onionvoice::ui {
+
+MainWindow::MainWindow(EngineHost* host, QWidget* parent)
+    : QMainWindow(parent)
+    , host_(host)
+    , idCard_(new IdCard)
+    , torStatus_(new TorStatusPanel)
+    , contacts_(new ContactListPanel) {
+    setObjectName(QStringLiteral("mainWindow"));
+    setWindowTitle(tr("OnionVoice"));
+    setMinimumSize(900, 600); // fits a 1366×768 screen with room for panels and a task bar
+    resize(1080, 680);
+
+    auto* left = new QWidget;
+    auto* leftLayout = new QVBoxLayout(left);
+    leftLayout->addWidget(idCard_);
+    leftLayout->addWidget(torStatus_);
+    leftLayout->addStretch(1);
+    auto* leftScroll = new QScrollArea;
+    leftScroll->setWidget(left);
+    leftScroll->setWidgetResizable(true);
+    leftScroll->setFrameShape(QFrame::NoFrame);
+    leftScroll->setMinimumWidth(360);
+    auto* split = new QSplitter(Qt::Horizontal);
+    split->addWidget(leftScroll);
+    split->addWidget(contacts_);
+    split->setStretchFactor(1, 1);
+    split->setChildrenCollapsible(false);
+    setCentralWidget(split);
+    buildMenus();
+    setTabOrder(contacts_, idCard_);
+
+    if (QSystemTrayIcon::isSystemTrayAvailable()) {
+        tray_ = new QSystemTrayIcon(windowIcon(), this);
+        tray_->setToolTip(tr("OnionVoice"));
+        tray_->show();
+    }
+
+    connect(host_, &EngineHost::phaseChanged, this, &MainWindow::onPhase);
+    connect(host_, &EngineHost::torStateChanged, torStatus_, &TorStatusPanel::setTorState);
+    connect(host_, &EngineHost::torStateChanged, this, [this](auto state) {
+        contacts_->setCallingEnabled(state == tor::TorLauncher::State::Ready);
+    });
+    connect(host_, &EngineHost::torFailed, torStatus_, &TorStatusPanel::setFailure);
+    connect(host_, &EngineHost::torLogChanged, this,
+            [this] { torStatus_->setLog(host_->torLog()); });
+    connect(host_, &EngineHost::serviceStateChanged, torStatus_, &TorStatusPanel::setServiceState);
+    connect(host_, &EngineHost::contactsChanged, this,
+            [this] { contacts_->setContacts(host_->contacts()); });
+    connect(host_, &EngineHost::callStateChanged, this, &MainWindow::onCallState);
+    connect(host_, &EngineHost::incomingCall, this, &MainWindow::onIncomingCall);
+    connect(host_, &EngineHost::callRefused, this, [this](const QString& peer, auto reason) {
+        statusBar()->showMessage(
+            tr("Refused a call from %1: %2").arg(shortAddress(peer), call::describe(reason)),
+            10000);
+    });
+    connect(host_, &EngineHost::statisticsChanged, this, [this](const auto& statistics) {
+        if (callWindow_)
+            callWindow_->updateStatistics(statistics);
+    });
+    connect(host_, &EngineHost::errorOccurred, this,
+            [this](const QString& message) { statusBar()->showMessage(message, 15000); });
+    connect(host_, &EngineHost::accessLinkReady, this, [this](const QString&, const QString& l) {
+        QApplication::clipboard()->setText(l);
+        statusBar()->showMessage(
+            tr("Copied a link with an access key. Send it only to that contact."), 15000);
+    });
+
+    connect(idCard_, &IdCard::copied, this, [this](const QString& what) {
+        statusBar()->showMessage(tr("%1 copied to the clipboard.").arg(what), 5000);
+    });
+    connect(idCard_, &IdCard::shareWithAccessKeyRequested, this, &MainWindow::shareWithAccessKey);
+    connect(torStatus_, &TorStatusPanel::retryRequested, this, &MainWindow::retryRequested);
+    connect(torStatus_, &TorStatusPanel::bridgesRequested, this, &MainWindow::bridgesRequested);
+    connect(contacts_, &ContactListPanel::addRequested, host_, &EngineHost::addContact);
+    connect(contacts_, &ContactListPanel::callRequested, host_, &EngineHost::dial);
+    connect(contacts_, &ContactListPanel::renameRequested, host_, &EngineHost::renameContact);
+    connect(contacts_, &ContactListPanel::blockRequested, host_, &EngineHost::setBlocked);
+    connect(contacts_, &ContactListPanel::removeRequested, host_, &EngineHost::removeContact);
+    onPhase();
+}
+
+MainWindow::~MainWindow() {
+    ring(false);
+}
+
+CallWindow* MainWindow::callWindow() const {
+    return callWindow_;
+}
+
+IncomingCallDialog* MainWindow::incomingCallDialog() const {
+    return incoming_;
+}
+
+void MainWindow::buildMenus() {
+    QMenu* app = menuBar()->addMenu(tr("&OnionVoice"));
+    QAction* settings = app->addAction(tr("&Settings…"), this, &MainWindow::settingsRequested);
+    settings->setObjectName(QStringLiteral("settingsAction"));
+    settings->setShortcut(QKeySequence::Preferences);
+    QAction* soundTest = app->addAction(tr("Sound &test…"), this, &MainWindow::soundTestRequested);
+    soundTest->setObjectName(QStringLiteral("soundTestAction"));
+    app->addSeparator();
+    QAction* quit = app->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence::Quit);
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About OnionVoice"), this, [this] {
+        QMessageBox::about(this, tr("About OnionVoice"),
+                           tr("<b>OnionVoice</b><br>Anonymous voice calls over Tor onion "
+                              "services. Each call runs over several Tor circuits at once."));
+    });
+}
+
+void MainWindow::openAddContact(const QString& uri) {
+    contacts_->prefill(uri);
+    showNormal();
+    raise();
+    activateWindow();
+}
+
+void MainWindow::onPhase() {
+    idCard_->setAddress(host_->address());
+    contacts_->setOwnAddress(host_->address());
+    contacts_->setContacts(host_->contacts());
+    if (host_->phase() == EngineHost::Phase::Stopped)
+        torStatus_->setTorState(tor::TorLauncher::State::NotStarted, 0, {});
+}
+
+void MainWindow::showCallWindow(const QString& peer) {
+    if (!callWindow_) {
+        callWindow_ = new CallWindow(this);
+        connect(callWindow_, &CallWindow::hangUpRequested, host_, &EngineHost::hangUp);
+        connect(callWindow_, &CallWindow::muteToggled, host_, &EngineHost::setMuted);
+    }
+    const auto contact = host_->contact(peer);
+    callWindow_->setPeer(contact ? contact->displayName : QString(), peer);
+    callWindow_->setPreset(preset_);
+    callWindow_->setDevices(devices_);
+    callWindow_->show();
+    callWindow_->raise();
+}
+
+void MainWindow::onCallState(call::CallState state, const QString& peer, call::EndReason reason) {
+    const bool incoming = incoming_ && incoming_->isVisible() && incoming_->caller() == peer;
+    if (state != call::CallState::Ringing || !incoming)
+        ring(false);
+    if (state == call::CallState::Ended && incoming) {
+        incoming_->dismiss();
+        notify(tr("Missed call"), tr("%1: %2").arg(shortAddress(peer), call::describe(reason)));
+    }
+    const bool ours = !(state == call::CallState::Ringing && incoming);
+    if (state != call::CallState::Ended && ours)
+        showCallWindow(peer);
+    if (callWindow_ && (ours || state == call::CallState::Ended))
+        callWindow_->setCallState(state, reason);
+    if (state == call::CallState::Ended)
+        statusBar()->showMessage(tr("Call ended: %1").arg(call::describe(reason)), 10000);
+}
+
+void MainWindow::onIncomingCall(const QString& peer, const QString& displayName) {
+    const auto contact = host_->contact(peer);
+    if (!incoming_) {
+        incoming_ = new IncomingCallDialog(this);
+        connect(incoming_, &IncomingCallDialog::acceptRequested, this, [this] {
+            ring(false);
+            host_->answer();
+            showCallWindow(incoming_->caller());
+        });
+        connect(incoming_, &IncomingCallDialog::rejectRequested, host_, &EngineHost::reject);
+        connect(incoming_, &IncomingCallDialog::blockRequested, this, &MainWindow::blockCaller);
+    }
+    incoming_->setCaller(displayName, peer, contact.has_value());
+    incoming_->show();
+    incoming_->raise();
+    ring(true);
+    if (!isActiveWindow())
+        notify(tr("Incoming call"), contact && !displayName.isEmpty()
+                                        ? displayName
+                                        : tr("Unknown caller %1").arg(shortAddress(peer)));
+}
+
+void MainWindow::blockCaller(const QString& address) {
+    ring(false);
+    host_->reject();
+    if (host_->contact(address)) {
+        host_->setBlocked(address, true);
+    } else {
+        contacts::Contact blocked;
+        blocked.address = address;
+        blocked.added = QDateTime::currentDateTimeUtc();
+        blocked.blocked = true;
+        host_->addContact(blocked);
+    }
+}
+
+void MainWindow::shareWithAccessKey() {
+    QStringList names;
+    QStringList addresses;
+    for (const contacts::Contact& c : host_->contacts()) {
+        if (c.blocked)
+            continue;
+        names.append(c.displayName.isEmpty()
+                         ? shortAddress(c.address)
+                         : tr("%1 (%2)").arg(c.displayName, shortAddress(c.address)));
+        addresses.append(c.address);
+    }
+    if (names.isEmpty()) {
+        QMessageBox::information(this, tr("Share with an access key"),
+                                 tr("Add the person as a contact first: an access key is made "
+                                    "for one contact."));
+        return;
+    }
+    bool ok = false;
+    const QString chosen = QInputDialog::getItem(
+        this, tr("Share with an access key"),
+        tr("Make an access key for (in contacts-only mode, only people holding a key can reach "
+           "you; the key takes effect when tor next starts):"),
+        names, 0, false, &ok);
+    if (ok)
+        host_->createAccessLink(addresses.at(names.indexOf(chosen)));
+}
+
+void MainWindow::ring(bool on) {
+    if (on == ringing_)
+        return;
+    ringing_ = on;
+    if (ringer_)
+        ringer_(on);
+}
+
+void MainWindow::notify(const QString& title, const QString& text) {
+    if (tray_)
+        tray_->showMessage(title, text, QSystemTrayIcon::Information, 10000);
+    QApplication::alert(this);
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+    ring(false);
+    if (callWindow_)
+        callWindow_->close();
+    if (incoming_)
+        incoming_->dismiss();
+    event->accept();
+}
+
+} // namespace onionvoice::ui

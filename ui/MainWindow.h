@@ -1,0 +1,76 @@
+// The main window: the user's ID card, Tor status and the contact list; it opens the incoming-call
+// prompt and the call window. It reaches the engine only through EngineHost.
+#pragma once
+
+#include "call/CallTypes.h"
+
+#include <QMainWindow>
+#include <QPointer>
+#include <functional>
+
+class QSystemTrayIcon;
+
+namespace onionvoice::ui {
+
+class CallWindow;
+class ContactListPanel;
+class EngineHost;
+class IdCard;
+class IncomingCallDialog;
+class TorStatusPanel;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(EngineHost* host, QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    // Turned on while a call rings (a ringtone on the output device), off when it stops.
+    void setRinger(std::function<void(bool ringing)> ringer) { ringer_ = std::move(ringer); }
+    void setPresetDescription(const QString& preset) { preset_ = preset; }
+    void setDeviceDescription(const QString& devices) { devices_ = devices; }
+    TorStatusPanel* torStatus() { return torStatus_; }
+    CallWindow* callWindow() const;
+    IncomingCallDialog* incomingCallDialog() const;
+
+public slots:
+    // Shows `uri` (an onionvoice: link or an address from outside, e.g. a clicked link) in the
+    // add-contact field, checked, for the user to confirm with Add.
+    void openAddContact(const QString& uri);
+
+signals:
+    void settingsRequested();
+    void soundTestRequested();
+    // Tor should be started again (Retry), or bridges configured.
+    void retryRequested();
+    void bridgesRequested();
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+
+private:
+    void buildMenus();
+    void onCallState(onionvoice::call::CallState state, const QString& peer,
+                     onionvoice::call::EndReason reason);
+    void onIncomingCall(const QString& peer, const QString& displayName);
+    void onPhase();
+    void blockCaller(const QString& address);
+    void shareWithAccessKey();
+    void showCallWindow(const QString& peer);
+    void ring(bool on);
+    void notify(const QString& title, const QString& text);
+
+    EngineHost* host_;
+    IdCard* idCard_;
+    TorStatusPanel* torStatus_;
+    ContactListPanel* contacts_;
+    QPointer<CallWindow> callWindow_;
+    QPointer<IncomingCallDialog> incoming_;
+    QSystemTrayIcon* tray_ = nullptr;
+    std::function<void(bool)> ringer_;
+    bool ringing_ = false;
+    QString preset_;
+    QString devices_;
+};
+
+} // namespace onionvoice::ui

@@ -1,0 +1,130 @@
+// The quality dashboard.
+#include "QualityDashboard.h"
+
+#include "CallRating.h"
+#include "DelayChart.h"
+#include "LinkTableModel.h"
+
+#include <QGridLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QSplitter>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace onionvoice::ui {
+
+QualityDashboard::QualityDashboard(QWidget* parent)
+    : QWidget(parent)
+    , grid_(new QGridLayout)
+    , links_(new LinkTableModel(this))
+    , table_(new QTableView(this))
+    , chart_(new DelayChart(this)) {
+    setObjectName(QStringLiteral("qualityDashboard"));
+    rating_ = addRow(tr("Quality:"), QStringLiteral("ratingLabel"),
+                     tr("Estimated mean opinion score (1–5) and E-model R: good from R 80, fair "
+                        "from R 60, poor below"));
+    diagnosis_ = addRow(tr("Trouble:"), QStringLiteral("diagnosisLabel"),
+                        tr("Whether the network or the other side is the problem"));
+    diagnosis_->setWordWrap(true);
+    delay_ = addRow(tr("Delay:"), QStringLiteral("delayLabel"),
+                    tr("Estimated one-way network delay of the frames, median and 99th "
+                       "percentile over the last 30 seconds"));
+    jitter_ = addRow(tr("Jitter buffer:"), QStringLiteral("jitterLabel"),
+                     tr("How long frames wait before they are played: the target the buffer "
+                        "aims for and what it holds now"));
+    losses_ = addRow(tr("Late / lost / concealed:"), QStringLiteral("lossLabel"),
+                     tr("Frames that came too late, frames that never came, and how much audio "
+                        "was made up to hide them"));
+    cells_ = addRow(tr("Tor cells:"), QStringLiteral("cellsLabel"),
+                    tr("Tor cells this call sends per second (one per record)"));
+    linksUp_ =
+        addRow(tr("Links:"), QStringLiteral("linksUpLabel"), tr("Tor circuits carrying this call"));
+    preset_ = addRow(tr("Security preset:"), QStringLiteral("presetLabel"),
+                     tr("The security preset in force for this call"));
+    grid_->setColumnStretch(1, 1);
+
+    table_->setObjectName(QStringLiteral("linkTable"));
+    table_->setModel(links_);
+    table_->verticalHeader()->setVisible(false);
+    table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    table_->horizontalHeader()->setStretchLastSection(true);
+    table_->setSelectionMode(QAbstractItemView::NoSelection);
+    table_->setToolTip(tr("Each Tor link of the call; green is healthy, yellow slow, red bad, "
+                          "grey down"));
+    table_->verticalHeader()->setDefaultSectionSize(table_->fontMetrics().height() + 4);
+
+    auto* split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(table_);
+    split->addWidget(chart_);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(grid_);
+    layout->addWidget(split, 1);
+    clear();
+}
+
+QLabel* QualityDashboard::addRow(const QString& label, const QString& objectName,
+                                 const QString& toolTip) {
+    const int row = grid_->rowCount();
+    auto* name = new QLabel(label, this);
+    auto* value = new QLabel(this);
+    value->setObjectName(objectName);
+    value->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    name->setToolTip(toolTip);
+    value->setToolTip(toolTip);
+    grid_->addWidget(name, row, 0, Qt::AlignTop);
+    grid_->addWidget(value, row, 1);
+    return value;
+}
+
+void QualityDashboard::setPreset(const QString& preset) {
+    preset_->setText(preset);
+}
+
+void QualityDashboard::clear() {
+    for (QLabel* l : {rating_, diagnosis_, delay_, jitter_, losses_, cells_, linksUp_})
+        l->setText(tr("–"));
+    links_->setLinks({});
+    chart_->clear();
+    frameHistory_.clear();
+}
+
+void QualityDashboard::update(const call::CallStatistics& s) {
+    using namespace std::chrono_literals;
+    frameHistory_.emplace_back(s.duration, s.framesReceived);
+    while (frameHistory_.size() > 1 && frameHistory_[1].first <= s.duration - 2s)
+        frameHistory_.pop_front();
+    const CallRating rating = rateCall(s);
+    static const QHash<CallRating, QString> colours{{CallRating::Good, "#1b7a1b"},
+                                                    {CallRating::Fair, "#8a6d00"},
+                                                    {CallRating::Poor, "#b00020"},
+                                                    {CallRating::Unknown, "#555555"}};
+    rating_->setText(rating == CallRating::Unknown
+                         ? CallJudgement::describe(rating)
+                         : tr("<b style=\"color:%1\">%2</b> — MOS %3, R %4")
+                               .arg(colours.value(rating), CallJudgement::describe(rating))
+                               .arg(s.mos, 0, 'f', 2)
+                               .arg(s.rFactor, 0, 'f', 0));
+    diagnosis_->setText(CallJudgement::diagnose(s, frameHistory_.front().second));
+    delay_->setText(tr("%1 ms median, %2 ms p99 (budget %3 ms)")
+                        .arg(s.networkDelayP50Ms, 0, 'f', 0)
+                        .arg(s.networkDelayP99Ms, 0, 'f', 0)
+                        .arg(RatingThresholds::kDelayBudgetMs));
+    jitter_->setText(
+        tr("target %1 ms, holding %2 ms").arg(s.jitterTarget.count()).arg(s.jitterLevel.count()));
+    losses_->setText(
+        tr("%1 late, %2 lost, %3 ms concealed").arg(s.late).arg(s.lost).arg(s.concealed.count()));
+    cells_->setText(tr("%1 per second").arg(s.cellsPerSecond, 0, 'f', 1));
+    int up = 0;
+    for (const call::LinkStatistics& l : s.links)
+        up += l.state == QLatin1String("up") ? 1 : 0;
+    linksUp_->setText(tr("%1 of %2 open").arg(up).arg(s.links.size()));
+    links_->setLinks(s.links);
+    if (s.intervalDelayMaxMs >= 0)
+        chart_->addPoint(s.duration, s.intervalDelayMaxMs);
+}
+
+} // namespace onionvoice::ui

@@ -1,0 +1,160 @@
+// The Tor status panel.
+#include "TorStatusPanel.h"
+
+#include <QGridLayout>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QPushButton>
+
+namespace onionvoice::ui {
+
+using State = tor::TorLauncher::State;
+
+TorStatusPanel::TorStatusPanel(QWidget* parent)
+    : QFrame(parent)
+    , headline_(new QLabel(this))
+    , progress_(new QProgressBar(this))
+    , service_(new QLabel(this))
+    , hint_(new QLabel(this))
+    , retry_(new QPushButton(tr("&Retry"), this))
+    , bridges_(new QPushButton(tr("Use &bridges…"), this))
+    , showLog_(new QPushButton(tr("Show tor's &messages"), this))
+    , log_(new QPlainTextEdit(this)) {
+    setObjectName(QStringLiteral("torStatus"));
+    setFrameShape(QFrame::StyledPanel);
+    headline_->setObjectName(QStringLiteral("torHeadline"));
+    headline_->setWordWrap(true);
+    progress_->setObjectName(QStringLiteral("torProgress"));
+    progress_->setRange(0, 100);
+    progress_->setToolTip(tr("How far tor has got connecting to the Tor network"));
+    service_->setObjectName(QStringLiteral("serviceState"));
+    service_->setWordWrap(true);
+    hint_->setObjectName(QStringLiteral("torHint"));
+    hint_->setWordWrap(true);
+    hint_->setStyleSheet(QStringLiteral("color: #8a4b00;"));
+    retry_->setObjectName(QStringLiteral("torRetryButton"));
+    retry_->setToolTip(tr("Stop tor and start it again"));
+    bridges_->setObjectName(QStringLiteral("torBridgesButton"));
+    bridges_->setToolTip(tr("Bridges are unlisted Tor relays that help where Tor is blocked"));
+    showLog_->setObjectName(QStringLiteral("torLogButton"));
+    showLog_->setCheckable(true);
+    showLog_->setToolTip(tr("What tor itself reports, newest last"));
+    log_->setObjectName(QStringLiteral("torLog"));
+    log_->setReadOnly(true);
+    log_->setMaximumBlockCount(200);
+    log_->setVisible(false);
+    log_->setMinimumHeight(120);
+    connect(showLog_, &QPushButton::toggled, log_, &QWidget::setVisible);
+    connect(retry_, &QPushButton::clicked, this, &TorStatusPanel::retryRequested);
+    connect(bridges_, &QPushButton::clicked, this, &TorStatusPanel::bridgesRequested);
+
+    slowTimer_.setSingleShot(true);
+    slowTimer_.setInterval(std::chrono::seconds(40));
+    connect(&slowTimer_, &QTimer::timeout, this, &TorStatusPanel::showSlowHint);
+
+    auto* layout = new QGridLayout(this);
+    layout->addWidget(new QLabel(tr("<b>Tor</b>"), this), 0, 0, 1, 3);
+    layout->addWidget(headline_, 1, 0, 1, 3);
+    layout->addWidget(progress_, 2, 0, 1, 3);
+    layout->addWidget(service_, 3, 0, 1, 3);
+    layout->addWidget(hint_, 4, 0, 1, 3);
+    layout->addWidget(retry_, 5, 0);
+    layout->addWidget(bridges_, 5, 1);
+    layout->addWidget(showLog_, 5, 2);
+    layout->addWidget(log_, 6, 0, 1, 3);
+    setTorState(State::NotStarted, 0, {});
+    setServiceState(tor::OnionService::State::Unpublished);
+}
+
+void TorStatusPanel::setSlowBootstrapAfter(std::chrono::milliseconds after) {
+    slowTimer_.setInterval(after);
+}
+
+void TorStatusPanel::setTorState(State state, int percent, const QString& summary) {
+    if (state != state_ && state != State::Failed)
+        failure_.clear();
+    state_ = state;
+    progress_->setValue(percent);
+    switch (state) {
+    case State::NotStarted:
+        headline_->setText(tr("Tor is not running."));
+        break;
+    case State::Starting:
+        headline_->setText(tr("Starting tor…"));
+        break;
+    case State::Bootstrapping:
+        headline_->setText(
+            summary.isEmpty()
+                ? tr("Connecting to the Tor network (%1 %)").arg(percent)
+                : tr("Connecting to the Tor network: %1 (%2 %)").arg(summary).arg(percent));
+        break;
+    case State::Ready:
+        headline_->setText(tr("Connected to the Tor network."));
+        break;
+    case State::Failed:
+        headline_->setText(tr("Tor stopped working."));
+        break;
+    }
+    const bool connecting = state == State::Starting || state == State::Bootstrapping;
+    if (connecting && !slowTimer_.isActive() && !slow_)
+        slowTimer_.start();
+    if (!connecting) {
+        slowTimer_.stop();
+        slow_ = false;
+    }
+    progress_->setVisible(state != State::Ready);
+    refreshHint();
+}
+
+void TorStatusPanel::setServiceState(tor::OnionService::State state) {
+    using S = tor::OnionService::State;
+    switch (state) {
+    case S::Unpublished:
+        service_->setText(tr("Your ID is not online yet."));
+        break;
+    case S::Publishing:
+    case S::Published:
+        service_->setText(tr("Putting your ID online…"));
+        break;
+    case S::Reachable:
+        service_->setText(tr("Your ID is online: people can call you."));
+        break;
+    case S::Failed:
+        service_->setText(tr("Your ID could not be put online."));
+        break;
+    }
+}
+
+void TorStatusPanel::setFailure(const QString& reason) {
+    failure_ = reason;
+    refreshHint();
+}
+
+void TorStatusPanel::setLog(const QStringList& lines) {
+    log_->setPlainText(lines.join('\n'));
+    log_->moveCursor(QTextCursor::End);
+}
+
+void TorStatusPanel::showSlowHint() {
+    slow_ = true;
+    refreshHint();
+}
+
+void TorStatusPanel::refreshHint() {
+    QString text;
+    if (!failure_.isEmpty())
+        text = tr("Tor could not start or connect: %1").arg(failure_);
+    else if (slow_)
+        text = tr("Connecting is taking longer than it should. This network may be offline or "
+                  "block Tor. Check the connection, look at tor's messages, or try bridges.");
+    hint_->setText(text);
+    hint_->setVisible(!text.isEmpty());
+    const bool trouble = !text.isEmpty() || state_ == State::Failed;
+    retry_->setVisible(trouble);
+    bridges_->setVisible(trouble);
+    if (trouble && !showLog_->isChecked())
+        showLog_->setChecked(true);
+}
+
+} // namespace onionvoice::ui

@@ -1,0 +1,57 @@
+// Tor status for a person: bootstrap progress with the step in words, the state of the user's
+// onion service, errors with Retry, tor's own notices on demand, and — when connecting takes too
+// long — a plain statement that tor may be blocked here, with a way to bridges.
+#pragma once
+
+#include "tor/OnionService.h"
+#include "tor/TorLauncher.h"
+
+#include <QFrame>
+#include <QTimer>
+#include <chrono>
+
+class QLabel;
+class QPlainTextEdit;
+class QProgressBar;
+class QPushButton;
+
+namespace onionvoice::ui {
+
+class TorStatusPanel : public QFrame {
+    Q_OBJECT
+public:
+    explicit TorStatusPanel(QWidget* parent = nullptr);
+
+    // After this long without a full bootstrap the panel says that tor may be blocked.
+    void setSlowBootstrapAfter(std::chrono::milliseconds after);
+
+    void setTorState(onionvoice::tor::TorLauncher::State state, int percent,
+                     const QString& summary);
+    void setServiceState(onionvoice::tor::OnionService::State state);
+    void setFailure(const QString& reason);
+    void setLog(const QStringList& lines);
+    bool isSlow() const { return slow_; }
+
+signals:
+    void retryRequested();
+    void bridgesRequested();
+
+private:
+    void showSlowHint();
+    void refreshHint();
+
+    QLabel* headline_;
+    QProgressBar* progress_;
+    QLabel* service_;
+    QLabel* hint_;
+    QPushButton* retry_;
+    QPushButton* bridges_;
+    QPushButton* showLog_;
+    QPlainTextEdit* log_;
+    QTimer slowTimer_;
+    bool slow_ = false;
+    QString failure_;
+    tor::TorLauncher::State state_ = tor::TorLauncher::State::NotStarted;
+};
+
+} // namespace onionvoice::ui
