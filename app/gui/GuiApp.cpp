@@ -8,7 +8,9 @@
 #include "ui/ContactInput.h"
 #include "ui/TorStatusPanel.h"
 
+#include <QCoreApplication>
 #include <QDir>
+#include <QFileInfo>
 #include <QMessageBox>
 #include <QStandardPaths>
 #include <QStatusBar>
@@ -17,6 +19,12 @@ namespace onionvoice::gui {
 namespace {
 
 QString findExecutable(const QStringList& names) {
+    // A bundle's transports sit next to the executable, like its tor.
+    for (const QString& name : names) {
+        const QFileInfo bundled(QDir(QCoreApplication::applicationDirPath()).filePath(name));
+        if (bundled.isFile() && bundled.isExecutable())
+            return bundled.absoluteFilePath();
+    }
     const QStringList extra{QStringLiteral("/usr/bin"), QStringLiteral("/usr/sbin"),
                             QStringLiteral("/usr/local/bin")};
     for (const QString& name : names) {
@@ -75,6 +83,16 @@ void GuiApp::start() {
     window_->show();
     if (!options_.openUri.isEmpty())
         window_->openAddContact(options_.openUri);
+}
+
+void GuiApp::activate(const QString& uri) {
+    if (!uri.isEmpty()) {
+        window_->openAddContact(uri);
+        return;
+    }
+    window_->showNormal();
+    window_->raise();
+    window_->activateWindow();
 }
 
 QString GuiApp::presetDescription() const {

@@ -30,6 +30,9 @@ public:
     ~GuiApp() override;
 
     void start();
+    // Another start for the same data directory: show the window, with the add-contact dialog
+    // filled in when it brought an onionvoice: link.
+    void activate(const QString& uri);
     ui::MainWindow* window() { return window_.get(); }
     ui::EngineHost* host() { return &host_; }
     call::EngineConfig engineConfig() const;

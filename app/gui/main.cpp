@@ -1,6 +1,7 @@
 // onionvoice: the desktop app. Without options it uses the real Tor network; --testnet runs it
 // on the private network of tests/testnet (demo mode); --self-test checks the machine.
 #include "GuiApp.h"
+#include "InstanceGuard.h"
 #include "SelfTest.h"
 
 #include <QApplication>
@@ -12,6 +13,7 @@
 #include <cstring>
 
 using namespace onionvoice;
+using onionvoice::app::InstanceGuard;
 
 int main(int argc, char** argv) {
     // The self-test must run without a display, so the platform is chosen before Qt starts.
@@ -23,7 +25,7 @@ int main(int argc, char** argv) {
     QApplication::setApplicationName(QStringLiteral("OnionVoice"));
     QApplication::setOrganizationName(QStringLiteral("OnionVoice"));
     QApplication::setApplicationVersion(QStringLiteral("0.1.0"));
-    QApplication::setDesktopFileName(QStringLiteral("onionvoice"));
+    QApplication::setDesktopFileName(QStringLiteral("org.onionvoice.OnionVoice"));
 
     QCommandLineParser parser;
     parser.setApplicationDescription(
@@ -76,7 +78,22 @@ int main(int argc, char** argv) {
     if (!parser.positionalArguments().isEmpty())
         options.openUri = parser.positionalArguments().first();
 
+    // One OnionVoice per data directory: a second start (e.g. the desktop opening an onionvoice:
+    // link) hands its link to the running one and ends here.
+    InstanceGuard instance(options.dataDirectory);
+    switch (instance.claim(options.openUri)) {
+    case InstanceGuard::Role::Forwarded:
+        return 0;
+    case InstanceGuard::Role::Failed:
+        std::fprintf(stderr, "onionvoice: %s\n", qPrintable(instance.errorString()));
+        return 1;
+    case InstanceGuard::Role::Unclaimed:
+    case InstanceGuard::Role::Primary:
+        break;
+    }
+
     gui::GuiApp gui(options);
+    QObject::connect(&instance, &InstanceGuard::activationRequested, &gui, &gui::GuiApp::activate);
     gui.start();
     return app.exec();
 }
