@@ -7,6 +7,7 @@
 #include "FrameLog.h"
 #include "ImpairRelay.h"
 #include "PeerAddress.h"
+#include "contacts/ContactBook.h"
 #include "media/PortAudioBackend.h"
 #include "media/WavFileBackend.h"
 
@@ -35,6 +36,37 @@ QString recordingFor(const QString& path, int call) {
     const QFileInfo info(path);
     return info.dir().filePath(
         QStringLiteral("%1-%2.%3").arg(info.completeBaseName()).arg(call).arg(info.suffix()));
+}
+
+// A link with a key opens the peer's contacts-only service; our tor gets keys from the contact
+// book, so the key goes there (a new contact, or the existing one's key is set).
+bool rememberServiceKey(const contacts::ContactUri& peer, const QString& dataDirectory,
+                        QString* error) {
+    contacts::ContactBook book(QDir(dataDirectory).filePath(QStringLiteral("contacts.json")));
+    const auto loaded = book.load();
+    if (loaded.outcome == contacts::ContactBook::LoadOutcome::Unreadable) {
+        *error = loaded.message;
+        return false;
+    }
+    auto contact = book.find(peer.address);
+    if (contact && contact->outboundAuthPrivateKey == peer.clientAuthKey)
+        return true;
+    if (contact)
+        book.remove(peer.address);
+    contacts::Contact c = contact.value_or(contacts::Contact{});
+    if (!contact) {
+        c.address = peer.address;
+        c.displayName = peer.displayName;
+        c.added = QDateTime::currentDateTimeUtc();
+    }
+    c.outboundAuthPrivateKey = peer.clientAuthKey;
+    if (!book.add(c, error) || !book.save(error))
+        return false;
+    std::fputs(qPrintable(QStringLiteral("onionvoice-cli: the link's key for %1 is kept in the "
+                                         "contacts\n")
+                              .arg(peer.address)),
+               stderr);
+    return true;
 }
 
 struct AudioChoice {
@@ -135,6 +167,11 @@ int runSession(SessionRole role, const QStringList& arguments) {
         if (!peer)
             return fail(ExitCode::InvalidAddress, positional.first() + ": " + reason);
         session.peer = peer->address;
+        if (!peer->clientAuthKey.isEmpty()) {
+            QString reason;
+            if (!rememberServiceKey(*peer, settings->engine.dataDirectory, &reason))
+                return fail(ExitCode::FileError, reason);
+        }
         if (parser.isSet(seconds)) {
             const int n = parser.value(seconds).toInt(&ok);
             if (!ok || n <= 0)

@@ -177,7 +177,8 @@ int main(int argc, char** argv) {
     QCoreApplication::setApplicationVersion(QStringLiteral(ONIONVOICE_VERSION));
     // stdout is for results and stderr for one-line errors: the engine's progress notes (tor's
     // own log included) stay quiet unless QT_LOGGING_RULES asks for them.
-    QLoggingCategory::setFilterRules(QStringLiteral("onionvoice.*.info=false"));
+    QLoggingCategory::setFilterRules(
+        QStringLiteral("onionvoice.*.debug=false\nonionvoice.*.info=false"));
     QStringList arguments = QCoreApplication::arguments();
     const QString command = arguments.size() > 1 ? arguments.at(1) : QString();
     const std::map<QString, int (*)(const QStringList&)> commands{
