@@ -226,9 +226,9 @@ def run(args, work, network):
                                     and callee_load["rss_peak_mb"] < 120.0)
     if args.impair:
         result["impair_accuracy"] = A.impair_accuracy(args.impair, a, b)
-        if relay_stats:
-            result["impair_accuracy"]["relay_release_late_p95_ms"] = relay_stats.get(
-                "release_late_p95_ms")
+        if relay_stats:  # the relay's own error: when it wrote bytes versus when it should have
+            for key in ("release_late_p50_ms", "release_late_p95_ms", "release_late_max_ms"):
+                result["impair_accuracy"]["relay_" + key] = round(relay_stats.get(key), 2)
     return result
 
 

@@ -218,17 +218,18 @@ def delay_at(life, column, t):
 
 def impair_accuracy(trace_path, caller, callee):
     """Per record: measured one-way delay minus what the trace says the relay adds (with the
-    stream's head-of-line blocking), minus the median of that difference (the private network's
-    own path delay). Only records whose first copy came on the link they were sent on count."""
+    stream's head-of-line blocking), minus the median of that difference on the same link (each
+    link is a circuit of the private network with its own path delay). Only records whose first
+    copy came on the link they were sent on count."""
     trace = read_trace(trace_path)
     t0 = caller.first("impair_t0")
     result = {}
     for name, sender, receiver, column in (("caller_to_callee", caller, callee, 1),
                                            ("callee_to_caller", callee, caller, 2)):
-        residuals = []
-        release = {}  # (slot, life) -> expected release of the previous record, us
-        for seq in sorted(sender.sent):
-            slot, t_sent = sender.sent[seq][0]
+        residuals = {}  # (slot, life) -> [ms]: each link is a circuit with its own path delay
+        release = {}  # (slot, life) -> expected release of the stream's previous record, us
+        copies = sorted((t, seq, slot) for seq, sent in sender.sent.items() for slot, t in sent)
+        for t_sent, seq, slot in copies:  # every record occupies its stream (HOL)
             if t_sent < t0 or slot not in trace:
                 continue
             t_ms = (t_sent - t0) / 1000.0
@@ -238,15 +239,16 @@ def impair_accuracy(trace_path, caller, callee):
             hold = delay_at(trace[slot][life], column, t_ms) * 1000.0
             expected = max(t_sent + hold, release.get((slot, life), 0))
             release[(slot, life)] = expected
-            if seq in receiver.recv and receiver.recv[seq][0] == slot:
-                residuals.append((receiver.recv[seq][1] - expected) / 1000.0)
+            first = receiver.recv.get(seq)
+            if first and first[0] == slot and sender.sent[seq][0] == (slot, t_sent):
+                residuals.setdefault((slot, life), []).append((first[1] - expected) / 1000.0)
         if not residuals:
             continue
-        base = percentile(residuals, 50)
-        errors = [abs(r - base) for r in residuals]
+        bases = {k: percentile(v, 50) for k, v in residuals.items()}
+        errors = [abs(r - bases[k]) for k, v in residuals.items() for r in v]
         result[name] = {
-            "records": len(residuals),
-            "path_delay_p50_ms": round(base, 2),
+            "records": len(errors),
+            "path_delay_p50_ms": round(percentile(list(bases.values()), 50), 2),
             "error_p50_ms": round(percentile(errors, 50), 2),
             "error_p95_ms": round(percentile(errors, 95), 2),
         }
