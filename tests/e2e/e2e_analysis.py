@@ -102,8 +102,9 @@ def write_wav(path, rate, x):
 
 
 def lags_s(reference, recording, rate, max_lag_s=2.0, window_s=1.0):
-    """Delay of the recording behind the reference, one estimate per 1-s window of speech: the
-    lag of the normalised cross-correlation peak (windows without a clear peak are skipped)."""
+    """Delay of the recording behind the reference, one (window start s, lag s) per 1-s window
+    of speech: the lag of the normalised cross-correlation peak (windows without a clear peak are
+    skipped)."""
     import numpy as np
     step = 6  # 48 kHz -> 8 kHz is plenty to place a peak within a millisecond or so
     ref = reference[: len(reference) // step * step].reshape(-1, step).mean(axis=1)
@@ -124,7 +125,7 @@ def lags_s(reference, recording, rate, max_lag_s=2.0, window_s=1.0):
         norm = corr / (np.sqrt(energy * np.sum(a * a)) + 1e-12)
         k = int(np.argmax(norm))
         if norm[k] > 0.5:
-            out.append(k / fs)
+            out.append((start / fs, k / fs))
     return out
 
 
@@ -134,17 +135,22 @@ def to_16k(path, workdir, name):
     return out
 
 
-def pesq_wb(reference, recording, rate, lag_s, seconds, segment_s=10.0):
-    """PESQ-WB of the recording aligned by the measured delay, the mean over 10-s segments of the
-    part both sides were talking (P.862 is meant for short samples)."""
+def pesq_wb(reference, recording, rate, lags, seconds, segment_s=10.0):
+    """PESQ-WB of the recording against the reference, the mean over 10-s segments of the part
+    both sides were talking (P.862 is meant for short samples). Each segment is aligned by the
+    median delay measured inside it: the jitter buffer changes the delay during a call, which a
+    listener does not hear as such but which would misalign one fixed cut."""
     from pesq import pesq
-    shift = int(round(lag_s * rate))
-    usable = min(len(reference), len(recording) - shift, int(seconds * rate))
+    overall = percentile([lag for _, lag in lags], 50)
+    longest = max(lag for _, lag in lags)
+    usable = min(len(reference), len(recording) - int(longest * rate), int(seconds * rate))
     scores = []
     with tempfile.TemporaryDirectory() as tmp:
         seg = int(segment_s * rate)
         for i, start in enumerate(range(0, usable - seg // 2, seg)):
             stop = min(usable, start + seg)
+            inside = [lag for t, lag in lags if start / rate <= t < stop / rate]
+            shift = int(round((percentile(inside, 50) if inside else overall) * rate))
             ref_path = os.path.join(tmp, f"ref{i}.wav")
             deg_path = os.path.join(tmp, f"deg{i}.wav")
             write_wav(ref_path, rate, reference[start:stop])
@@ -166,12 +172,12 @@ def audio_direction(played, recorded, sender, receiver, seconds):
     lags = lags_s(ref, rec, rate)
     if not lags:
         return {"mouth_to_ear_p50_ms": None, "pesq_wb": None}
-    lag = percentile(lags, 50)
+    lag = percentile([lag for _, lag in lags], 50)
     # Recording time = reference time + lag; both started with their instance's audio.
     offset_ms = (receiver.first("audio_start") - sender.first("audio_start")) / 1000.0
     return {
         "mouth_to_ear_p50_ms": round(lag * 1000.0 + offset_ms, 1),
-        "pesq_wb": pesq_wb(ref, rec, rate, lag, seconds),
+        "pesq_wb": pesq_wb(ref, rec, rate, lags, seconds),
     }
 
 
