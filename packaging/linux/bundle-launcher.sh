@@ -25,4 +25,9 @@ if [ "$program" = onionvoice ] && [ "${1:-}" = --install-desktop-entry ]; then
     echo "OnionVoice: menu entry and onionvoice: links now start $bundle/onionvoice"
     exit 0
 fi
+# The host's ALSA configuration knows its sound cards; the bundle's copy is for hosts without one.
+if [ ! -e /usr/share/alsa/alsa.conf ] && [ -z "${ALSA_CONFIG_DIR:-}" ]; then
+    ALSA_CONFIG_DIR=$bundle/share/alsa
+    export ALSA_CONFIG_DIR
+fi
 exec "$bundle/lib/onionvoice/$program" "$@"

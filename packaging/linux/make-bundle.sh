@@ -33,6 +33,11 @@ for plugin in platforms/libqxcb.so platforms/libqoffscreen.so platforms/libqmini
 done
 printf '[Paths]\nPrefix = .\nPlugins = plugins\n' > "$app/qt.conf"
 
+# ALSA's configuration, for hosts without one: without it PortAudio aborts while listing devices.
+alsa=/usr/share/alsa
+mkdir -p "$root/share/alsa"
+tar -C "$alsa" --exclude=./ucm --exclude=./ucm2 -cf - . | tar -C "$root/share/alsa" -xf -
+
 # Every library the ELF files need, except the C library itself (the one thing the host provides).
 glibc='^(ld-linux.*|libc|libm|libdl|libpthread|librt|libresolv|libutil|libanl|libBrokenLocale|libnss_.*|libmvec|libthread_db)\.so'
 mkdir -p "$app/lib"
