@@ -18,7 +18,13 @@ metadata)
     for size in 16 32 48 64 128 256 512; do
         file "$build/packaging/icons/$size/$app_id.png" | grep -q "PNG image data, $size x $size"
     done
-    echo "metadata: desktop entry, AppStream metainfo and icons are valid"
+    # The entry makes OnionVoice the handler of onionvoice: links once the desktop database has it.
+    apps=$(mktemp -d)
+    trap 'rm -rf "$apps"' EXIT
+    cp "$here/../linux/$app_id.desktop" "$apps/"
+    update-desktop-database "$apps"
+    grep -qx "x-scheme-handler/onionvoice=$app_id.desktop;" "$apps/mimeinfo.cache"
+    echo "metadata: desktop entry, onionvoice: handler, AppStream metainfo and icons are valid"
     ;;
 deb)
     rm -f "$build"/packages/onionvoice_*.deb
