@@ -27,6 +27,9 @@ import time
 import torfaults
 from torfaults import testnet
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "e2e"))
+import impairctl  # noqa: E402  (tests/e2e: the control socket of `call --impair`)
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE = os.path.abspath(os.path.join(HERE, "..", ".."))
 LINKS = 12
@@ -121,6 +124,7 @@ class Instance:
 class Fault:
     name = ""
     single_relay = False
+    uses_link_relay = False
 
     def __init__(self, run):
         self.run = run
@@ -207,6 +211,48 @@ class RelayStop(RelayFault):
         self.run.network.stop_for(self.target(), self.seconds)
 
 
+class RelayControlFault(Fault):
+    """Faults injected at the caller's link relay (`call --impair` with a zero-delay trace, so the
+    links are those of the unimpaired network) through its control socket."""
+    uses_link_relay = True
+
+    def control(self, command):
+        reply = impairctl.send(self.run.impair_socket, command)
+        if reply.startswith("error"):
+            raise RuntimeError(f"link relay: {command}: {reply}")
+        return reply
+
+
+class BreakSixLinks(RelayControlFault):
+    name = "links_break6"
+    slots = [0, 2, 4, 6, 8, 10]
+
+    def inject(self):
+        self.details["broken_slots"] = self.slots
+        self.control("break " + " ".join(map(str, self.slots)))
+
+    def criteria(self, result):
+        ok = (result["call_continued"] and result["longest_gap_ms"] is not None and
+              result["longest_gap_ms"] <= BROKEN_LINKS_GAP_MS)
+        return ok, f"call goes on, no gap > {BROKEN_LINKS_GAP_MS} ms"
+
+
+class DelaySpike(RelayControlFault):
+    """3 s more delay, for 3 s, on the link the caller's scheduler used most in the last second."""
+    name = "delay_spike"
+    single_relay = True
+    spike_ms = 3000
+    seconds = 3
+
+    def inject(self):
+        stats = [e for _, e in self.run.caller.statistics()][-2:]
+        sent = {l["slot"]: l["sent"] for l in stats[0]["links"]}
+        favoured = max(stats[1]["links"], key=lambda l: l["sent"] - sent.get(l["slot"], 0))
+        self.details.update(spiked_slot=favoured["slot"], spike_ms=self.spike_ms,
+                            spike_s=self.seconds)
+        self.control(f"delay {favoured['slot']} {self.spike_ms} {self.seconds}")
+
+
 class CallerTorRestart(Fault):
     """SIGKILL of the caller's tor; the engine's TorLauncher starts a new one with back-off."""
     name = "tor_restart"
@@ -240,8 +286,9 @@ class PeerKill(Fault):
         return ok, f"caller ends with network-failure within {NETWORK_LOSS_TIMEOUT_S:.0f} s (+2 s)"
 
 
-FAULTS = [NoFault, RelayKill, GuardKill, RelayStop, CallerTorRestart, PeerKill]
-QUICK = ["relay_stop", "peer_kill"]
+FAULTS = [NoFault, RelayKill, GuardKill, RelayStop, BreakSixLinks, DelaySpike, CallerTorRestart,
+          PeerKill]
+QUICK = ["relay_stop", "links_break6", "peer_kill"]
 
 
 # ---- one call with one fault ----
@@ -258,6 +305,20 @@ class FaultRun:
         self.speech = speech
         self.fault = fault_class(self)
         self.callee = self.caller = None
+
+    @property
+    def impair_socket(self):
+        return os.path.join(self.dir, "impair.sock")
+
+    def flat_trace(self):
+        """An onionvoice-link-trace v1 file that adds no delay on any link for the whole call."""
+        path = os.path.join(self.dir, "flat-trace.csv")
+        end_ms = (self.args.seconds + 120) * 1000
+        with open(path, "w") as f:
+            f.write("# onionvoice-link-trace v1\nslot,t_ms,ab_ms,ba_ms\n")
+            for slot in range(LINKS):
+                f.write(f"{slot},0,0,0\n{slot},{end_ms},0,0\n")
+        return path
 
     def common(self, data_dir):
         return ["--data-dir", data_dir, "--testnet", self.network.root, "--json",
@@ -276,10 +337,11 @@ class FaultRun:
                                           os.path.join(self.dir, "callee-heard.wav")] +
                                self.common(self.callee_dir), self.dir)
         ready = self.callee.wait_event(lambda e: e.get("event") == "ready", 90, "its service")
-        self.caller = Instance("caller", [cli, "call", ready["address"], "--seconds",
-                                          str(self.args.seconds), "--record",
-                                          os.path.join(self.dir, "caller-heard.wav")] +
-                               self.common(self.caller_dir), self.dir)
+        caller_args = [cli, "call", ready["address"], "--seconds", str(self.args.seconds),
+                       "--record", os.path.join(self.dir, "caller-heard.wav")]
+        if self.fault.uses_link_relay:
+            caller_args += ["--impair", self.flat_trace(), "--impair-control", self.impair_socket]
+        self.caller = Instance("caller", caller_args + self.common(self.caller_dir), self.dir)
         self.caller.wait_event(lambda e: e.get("event") == "state" and e.get("state") == "active",
                                90, "the call to become active")
         for side in (self.caller, self.callee):

@@ -28,6 +28,8 @@ using namespace std::chrono_literals;
 
 namespace {
 
+constexpr double kNoDelay = 1e12;
+
 double residentMegabytes() {
     std::ifstream statm("/proc/self/statm");
     long pages = 0, resident = 0;
@@ -105,6 +107,31 @@ std::vector<Minute> playout(const std::vector<double>& delays, int packetMs) {
     return minutes;
 }
 
+// Per minute of sending: the 95th percentile of the frames' delay above the call's fastest frame,
+// the network's own jitter that the playout target has to cover (lost frames left out).
+std::vector<double> networkJitterP95(const std::vector<double>& delays, int packetMs) {
+    const std::size_t perMinute = std::size_t(60000 / packetMs);
+    double fastest = kNoDelay;
+    for (double d : delays)
+        if (std::isfinite(d))
+            fastest = std::min(fastest, d);
+    std::vector<double> result;
+    for (std::size_t from = 0; from < delays.size(); from += perMinute) {
+        std::vector<double> minute;
+        for (std::size_t i = from; i < std::min(delays.size(), from + perMinute); ++i)
+            if (std::isfinite(delays[i]))
+                minute.push_back(delays[i] - fastest);
+        if (minute.empty()) {
+            result.push_back(0);
+            continue;
+        }
+        const auto k = minute.begin() + long(0.95 * double(minute.size() - 1));
+        std::nth_element(minute.begin(), k, minute.end());
+        result.push_back(*k);
+    }
+    return result;
+}
+
 void soak(const std::string& path, const sim::CallConfig& config) {
     auto read = sim::readLinkTraceFile(path);
     if (auto* error = std::get_if<sim::TraceError>(&read)) {
@@ -120,12 +147,19 @@ void soak(const std::string& path, const sim::CallConfig& config) {
 
     const auto ab = playout(result.ab.frameDelayMs, config.packetMs);
     const auto ba = playout(result.ba.frameDelayMs, config.packetMs);
+    const auto abNet = networkJitterP95(result.ab.frameDelayMs, config.packetMs);
+    const auto baNet = networkJitterP95(result.ba.frameDelayMs, config.packetMs);
+    const auto net = [](const std::vector<double>& v, std::size_t i) {
+        return i < v.size() ? v[i] : 0.0;
+    };
     for (std::size_t i = 0; i < ab.size() && i < ba.size(); ++i)
         std::cout << "{\"trace\":\"" << name << "\",\"minute\":" << i
                   << ",\"ab_target_ms\":" << ab[i].targetMeanMs()
                   << ",\"ab_target_max_ms\":" << ab[i].targetMaxMs
+                  << ",\"ab_network_jitter_p95_ms\":" << net(abNet, i)
                   << ",\"ba_target_ms\":" << ba[i].targetMeanMs()
                   << ",\"ba_target_max_ms\":" << ba[i].targetMaxMs
+                  << ",\"ba_network_jitter_p95_ms\":" << net(baNet, i)
                   << ",\"ab_late_or_lost\":" << ab[i].late + ab[i].lost
                   << ",\"ba_late_or_lost\":" << ba[i].late + ba[i].lost
                   << ",\"playout_rss_mb\":" << ab[i].rssMb << "}\n";
@@ -147,6 +181,16 @@ void soak(const std::string& path, const sim::CallConfig& config) {
         }
         return pulls ? sum / pulls : 0.0;
     };
+    // How far the target sits above what the network needed, early and late: drift would show as
+    // a growing (or shrinking) margin while the network stays the same kind of network.
+    const auto margin = [&](const std::vector<Minute>& minutes, const std::vector<double>& network,
+                            std::size_t from, std::size_t to) {
+        double sum = 0;
+        int count = 0;
+        for (std::size_t i = from; i < std::min({to, minutes.size(), network.size()}); ++i, ++count)
+            sum += minutes[i].targetMeanMs() - network[i];
+        return count ? sum / count : 0.0;
+    };
     const std::size_t n = std::min(ab.size(), ba.size());
     const std::size_t early = std::min<std::size_t>(5, n), tail = n > 10 ? n - 10 : 0;
     std::cout << "{\"summary\":true,\"trace\":\"" << name << "\",\"policy\":\"" << config.policy
@@ -161,7 +205,11 @@ void soak(const std::string& path, const sim::CallConfig& config) {
               << ",\"ab_target_minutes_5_15_ms\":" << targets(ab, early, early + 10)
               << ",\"ab_target_last_10_minutes_ms\":" << targets(ab, tail, n)
               << ",\"ba_target_minutes_5_15_ms\":" << targets(ba, early, early + 10)
-              << ",\"ba_target_last_10_minutes_ms\":" << targets(ba, tail, n) << "}\n";
+              << ",\"ba_target_last_10_minutes_ms\":" << targets(ba, tail, n)
+              << ",\"ab_margin_minutes_5_15_ms\":" << margin(ab, abNet, early, early + 10)
+              << ",\"ab_margin_last_10_minutes_ms\":" << margin(ab, abNet, tail, n)
+              << ",\"ba_margin_minutes_5_15_ms\":" << margin(ba, baNet, early, early + 10)
+              << ",\"ba_margin_last_10_minutes_ms\":" << margin(ba, baNet, tail, n) << "}\n";
 }
 
 } // namespace
