@@ -95,6 +95,7 @@ QJsonObject statisticsJson(const call::CallStatistics& s) {
         {"late", double(s.late)},
         {"lost", double(s.lost)},
         {"concealed_ms", double(s.concealed.count())},
+        {"longest_gap_ms", double(s.longestGap.count())},
         {"jitter_level_ms", double(s.jitterLevel.count())},
         {"jitter_target_ms", double(s.jitterTarget.count())},
         {"mos", s.mos},
