@@ -34,6 +34,8 @@ bool AudioEngine::start(QString* error) {
         return false;
     }
     m_gaps = {};
+    m_countedOverruns = m_rings.captureOverruns.load(std::memory_order_relaxed);
+    m_lostCaptureSamples = 0;
     m_state = State::Running;
     m_timer.start();
     return true;
@@ -81,7 +83,24 @@ MouthToEarBudget AudioEngine::mouthToEar(std::chrono::microseconds network) cons
     return budget;
 }
 
+// Audio the device captured while the engine could not keep up (the capture ring was full) is gone;
+// the sequence numbers of its packets are skipped, so that sequence numbers keep following capture
+// time. The peer's jitter buffer schedules playout by sequence number: without the skip, every
+// packet after a stall of the engine looked late to it and was dropped until its delay baseline
+// caught up, 20 s later (tests/faults: a 3-s stall of the caller left the callee silent for the
+// rest of the call).
+void AudioEngine::skipLostCapture() {
+    const std::uint64_t overruns = m_rings.captureOverruns.load(std::memory_order_relaxed);
+    m_lostCaptureSamples += overruns - m_countedOverruns;
+    m_countedOverruns = overruns;
+    const auto perPacket =
+        std::uint64_t(kSampleRate) * std::uint64_t(m_settings.encoder.packetPeriod.count()) / 1000;
+    m_nextSequence += std::uint32_t(m_lostCaptureSamples / perPacket);
+    m_lostCaptureSamples %= perPacket;
+}
+
 void AudioEngine::pump() {
+    skipLostCapture();
     while (m_rings.capture.readable() >= kFrameSamples) {
         m_rings.capture.read(m_frame);
         if (auto packet = m_sender->pushFrame(m_frame, m_microphone))

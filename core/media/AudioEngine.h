@@ -61,6 +61,7 @@ Q_SIGNALS:
 private:
     enum class State { Stopped, Running };
     void pump();
+    void skipLostCapture();
 
     std::unique_ptr<AudioBackend> m_backend;
     AudioEngineSettings m_settings;
@@ -72,6 +73,8 @@ private:
     std::unique_ptr<VoiceSender> m_sender;
     std::unique_ptr<VoiceReceiver> m_receiver;
     std::uint32_t m_nextSequence = 0;
+    std::uint64_t m_countedOverruns = 0;    // capture overruns already turned into skipped packets
+    std::uint64_t m_lostCaptureSamples = 0; // lost, not yet a whole packet
     std::vector<float> m_frame;
     PlayoutGaps m_gaps;
 };

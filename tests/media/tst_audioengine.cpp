@@ -10,6 +10,7 @@
 #include <cmath>
 #include <functional>
 #include <numbers>
+#include <thread>
 
 using namespace onionvoice::media;
 using namespace std::chrono_literals;
@@ -150,6 +151,42 @@ private slots:
         QVERIFY2(engine->longestGap() >= 360ms && engine->longestGap() <= 400ms,
                  qPrintable(QString::number(engine->longestGap().count())));
         QCOMPARE(engine->receiveStats().lost, 10u);
+    }
+
+    void sequenceNumbersFollowCaptureTimeAcrossAStall() {
+        // The engine's thread stalls for 1.5 s while a real-time device keeps capturing: the
+        // capture ring (0.5 s) overflows. The packets of the lost audio are skipped, so the next
+        // sequence number still matches the audio captured so far.
+        QTemporaryDir dir;
+        QString error;
+        QVERIFY(
+            writeWavFile(dir.filePath("in.wav"), speechLike(6 * kSampleRate), kSampleRate, &error));
+        auto backend = WavFileBackend::create(dir.filePath("in.wav"), {}, Pacing::RealTime, &error);
+        QVERIFY2(backend, qPrintable(error));
+        AudioEngine* enginePointer = nullptr;
+        AudioEngine engine(std::move(backend), {}, [&enginePointer] {
+            return JitterBuffer::Time(std::int64_t(enginePointer->rings().capturedSamples.load()) *
+                                      1'000'000 / kSampleRate);
+        });
+        enginePointer = &engine;
+        std::int64_t nextSequence = 0;
+        connect(&engine, &AudioEngine::packetReady, &engine,
+                [&nextSequence](std::uint32_t sequence, const QByteArray&) {
+                    nextSequence = std::int64_t(sequence) + 1;
+                });
+        QVERIFY2(engine.start(&error), qPrintable(error));
+        QTest::qWait(500);
+        std::this_thread::sleep_for(1500ms); // nothing services the rings meanwhile
+        QTest::qWait(1000);
+        engine.stop();
+        QVERIFY(engine.rings().captureOverruns.load() > std::uint64_t(kSampleRate / 2));
+        // 40-ms packets; what is still in the ring or half a packet is at most a few packets.
+        const auto capturedPackets =
+            std::int64_t(engine.rings().capturedSamples.load() / (kSampleRate / 25));
+        QVERIFY2(capturedPackets - nextSequence >= 0 && capturedPackets - nextSequence <= 3,
+                 qPrintable(QStringLiteral("captured %1 packets, next sequence %2")
+                                .arg(capturedPackets)
+                                .arg(nextSequence)));
     }
 
     void startFailureIsReported() {
