@@ -160,6 +160,7 @@ void CallEngine::dial(const QString& address) {
     connect(call_->pool, &net::LinkPool::linkUp, this, &CallEngine::onPoolLinkUp);
     connect(call_->pool, &net::LinkPool::linkDown, this, &CallEngine::onPoolLinkDown);
     connect(call_->pool, &net::LinkPool::recordReceived, this, &CallEngine::onRecord);
+    relinkRescue_ = RelinkRescue{};
     const auto contact = contacts_.find(check.address);
     dialHandshakeLink(call_->pool, launcher->controller(), check.address,
                       contact ? contact->outboundAuthPrivateKey : QByteArray());
@@ -178,6 +179,7 @@ void CallEngine::onPoolLinkUp(std::uint8_t slot) {
         return; // other links join once the call has keys
     }
     call_->sendOnSlot(slot, encodeHandshake(makeJoin(*call_->keys, slot)));
+    relinkRescue_.linkUp(slot);
     call_->slotStates[slot] = CallSession::SlotState::Up;
     call_->endpoint->linkUp(slot);
 }
@@ -185,7 +187,15 @@ void CallEngine::onPoolLinkUp(std::uint8_t slot) {
 void CallEngine::onPoolLinkDown(std::uint8_t slot) {
     if (!call_)
         return;
+    // A slot that was not up lost an attempt to open its link, not a working link.
+    const bool attemptFailed = call_->keys && call_->slotStates[slot] != CallSession::SlotState::Up;
     call_->slotLost(slot);
+    if (attemptFailed && relinkRescue_.attemptFailed(slot, RelinkRescue::Clock::now())) {
+        qCInfo(lcCall) << "link attempts keep failing: purging tor's onion-service client state";
+        const auto contact = contacts_.find(call_->peer);
+        resetPeerState(host_.launcher()->controller(), call_->peer,
+                       contact ? contact->outboundAuthPrivateKey : QByteArray());
+    }
     if (!call_->keys && slot == call_->controlSlot && !call_->hello.caller.isEmpty())
         end(EndReason::NetworkFailure); // the handshake link broke before the answer
 }

@@ -9,6 +9,7 @@
 #include "CallTypes.h"
 #include "Handshake.h"
 #include "IncomingLinks.h"
+#include "RelinkRescue.h"
 #include "ServiceHost.h"
 #include "contacts/ContactBook.h"
 #include "media/AudioEngine.h"
@@ -115,6 +116,7 @@ private:
     ServiceHost host_;
     IncomingLinks incoming_;
     std::unique_ptr<CallSession> call_;
+    RelinkRescue relinkRescue_;                       // of the outgoing call
     std::vector<std::unique_ptr<CallSession>> ended_; // their links linger briefly, then close
     QTimer tick_;
     int ticks_ = 0;

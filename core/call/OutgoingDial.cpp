@@ -22,22 +22,38 @@ net::LinkPool* createOutgoingPool(const OutgoingDialConfig& config, QObject* par
     return new net::LinkPool(poolConfig, parent);
 }
 
-void dialHandshakeLink(net::LinkPool* pool, tor::TorController* controller, const QString& peer,
-                       const QByteArray& outboundAuthPrivateKey) {
+namespace {
+
+// Gives tor the key for the peer's contacts-only service, then runs `done` (at once without a key).
+void authorize(tor::TorController* controller, const QString& peer,
+               const QByteArray& outboundAuthPrivateKey, std::function<void()> done) {
     if (outboundAuthPrivateKey.size() != 32) {
-        // One link does the handshake; the others follow once there are keys to prove them with,
-        // since the callee closes links that cannot prove they belong to a call.
-        pool->start(1);
+        done();
         return;
     }
-    // The peer's service is contacts-only: our tor needs its key before the first link.
     const auto key = tor::ClientAuthKey::fromPrivateKey(
         std::span<const std::uint8_t, 32>(bytesOf(outboundAuthPrivateKey).first<32>()));
+    tor::addClientAuthorization(controller, peer, key,
+                                [done = std::move(done)](const tor::TorReply&) { done(); });
+}
+
+} // namespace
+
+void dialHandshakeLink(net::LinkPool* pool, tor::TorController* controller, const QString& peer,
+                       const QByteArray& outboundAuthPrivateKey) {
+    // One link does the handshake; the others follow once there are keys to prove them with,
+    // since the callee closes links that cannot prove they belong to a call.
     QPointer<net::LinkPool> guarded = pool;
-    tor::addClientAuthorization(controller, peer, key, [guarded](const tor::TorReply&) {
+    authorize(controller, peer, outboundAuthPrivateKey, [guarded] {
         if (guarded)
             guarded->start(1);
     });
+}
+
+void resetPeerState(tor::TorController* controller, const QString& peer,
+                    const QByteArray& outboundAuthPrivateKey) {
+    controller->send("SIGNAL NEWNYM");
+    authorize(controller, peer, outboundAuthPrivateKey, [] {});
 }
 
 } // namespace onionvoice::call

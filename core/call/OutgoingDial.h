@@ -5,6 +5,8 @@
 #include "net/LinkPool.h"
 #include "tor/TorController.h"
 
+#include <functional>
+
 namespace onionvoice::call {
 
 struct OutgoingDialConfig {
@@ -22,5 +24,11 @@ net::LinkPool* createOutgoingPool(const OutgoingDialConfig& config, QObject* par
 // our tor gets the key first.
 void dialHandshakeLink(net::LinkPool* pool, tor::TorController* controller, const QString& peer,
                        const QByteArray& outboundAuthPrivateKey);
+
+// Purges tor's client-side onion-service state (SIGNAL NEWNYM: cached descriptors, introduction
+// points marked failed; open circuits and streams stay) when replacement links keep failing
+// (RelinkRescue), and gives tor the peer's client-auth key again, which NEWNYM drops too.
+void resetPeerState(tor::TorController* controller, const QString& peer,
+                    const QByteArray& outboundAuthPrivateKey);
 
 } // namespace onionvoice::call

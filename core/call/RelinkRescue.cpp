@@ -1,0 +1,21 @@
+// When to purge tor's client-side onion-service state during a call (see RelinkRescue.h).
+#include "RelinkRescue.h"
+
+namespace onionvoice::call {
+
+bool RelinkRescue::attemptFailed(std::uint8_t slot, Clock::time_point now) {
+    if (slot >= failures_.size() || ++failures_[slot] < config_.failedAttempts)
+        return false;
+    if (lastRescue_ && now - *lastRescue_ < config_.minInterval)
+        return false;
+    lastRescue_ = now;
+    failures_.fill(0);
+    return true;
+}
+
+void RelinkRescue::linkUp(std::uint8_t slot) {
+    if (slot < failures_.size())
+        failures_[slot] = 0;
+}
+
+} // namespace onionvoice::call

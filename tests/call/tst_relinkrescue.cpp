@@ -1,0 +1,49 @@
+// Unit test of RelinkRescue: when failing link attempts make the engine purge tor's onion-service
+// client state, and how often.
+#include "call/RelinkRescue.h"
+
+#include <QTest>
+
+using namespace onionvoice::call;
+using namespace std::chrono_literals;
+
+class RelinkRescueTest : public QObject {
+    Q_OBJECT
+private slots:
+    void aSlotFailingRepeatedlyAsksForAPurge() {
+        RelinkRescue rescue;
+        const auto t0 = RelinkRescue::Clock::time_point{} + 1h;
+        QVERIFY(!rescue.attemptFailed(4, t0));
+        QVERIFY(!rescue.attemptFailed(4, t0 + 2s));
+        QVERIFY(rescue.attemptFailed(4, t0 + 4s));
+    }
+
+    void failuresSpreadOverSlotsOrInterruptedBySuccessDoNot() {
+        RelinkRescue rescue;
+        const auto t0 = RelinkRescue::Clock::time_point{} + 1h;
+        // One failure in each of many slots: links are being replaced, not stuck.
+        for (std::uint8_t slot = 0; slot < 12; ++slot)
+            QVERIFY(!rescue.attemptFailed(slot, t0));
+        // A link that opens clears its slot's count.
+        QVERIFY(!rescue.attemptFailed(3, t0 + 1s));
+        rescue.linkUp(3);
+        QVERIFY(!rescue.attemptFailed(3, t0 + 2s));
+        QVERIFY(!rescue.attemptFailed(3, t0 + 3s));
+        QVERIFY(rescue.attemptFailed(3, t0 + 4s));
+    }
+
+    void purgesAreSpacedOut() {
+        RelinkRescue rescue({3, 15000ms});
+        const auto t0 = RelinkRescue::Clock::time_point{} + 1h;
+        for (int i = 0; i < 2; ++i)
+            QVERIFY(!rescue.attemptFailed(0, t0));
+        QVERIFY(rescue.attemptFailed(0, t0));
+        // Still failing right after the purge: not again before the interval is over.
+        for (int i = 0; i < 5; ++i)
+            QVERIFY(!rescue.attemptFailed(0, t0 + 10s));
+        QVERIFY(rescue.attemptFailed(0, t0 + 16s));
+    }
+};
+
+QTEST_GUILESS_MAIN(RelinkRescueTest)
+#include "tst_relinkrescue.moc"
