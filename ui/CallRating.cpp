@@ -19,7 +19,7 @@ LinkHealth linkHealth(const call::LinkStatistics& link) {
     if (link.state != QLatin1String("up"))
         return LinkHealth::Down;
     if (link.relativeDelayMs < 0)
-        return link.recordsReceived > 0 ? LinkHealth::Healthy : LinkHealth::Joining;
+        return LinkHealth::Idle;
     if (link.relativeDelayMs < RatingThresholds::kHealthyDelayMs)
         return LinkHealth::Healthy;
     if (link.relativeDelayMs < RatingThresholds::kSlowDelayMs)
@@ -35,6 +35,8 @@ QColor healthColour(LinkHealth health) {
         return QColor(0xff, 0xef, 0xb8);
     case LinkHealth::Bad:
         return QColor(0xf8, 0xc8, 0xc8);
+    case LinkHealth::Idle:
+        return QColor(0xe8, 0xf4, 0xe8);
     case LinkHealth::Joining:
         return QColor(0xe4, 0xe8, 0xf4);
     case LinkHealth::Down:
@@ -65,6 +67,8 @@ QString CallJudgement::describe(LinkHealth health) {
         return tr("slow");
     case LinkHealth::Bad:
         return tr("bad");
+    case LinkHealth::Idle:
+        return tr("idle (in reserve)");
     case LinkHealth::Joining:
         return tr("joining");
     case LinkHealth::Down:

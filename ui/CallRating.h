@@ -6,7 +6,8 @@
 //   fair  60 <= R < 80 (MOS 3.10 – 4.03): some or many users dissatisfied
 //   poor  R < 60 (MOS < 3.10): nearly all users dissatisfied
 // Link health, from the link's relative delay (its frames' delay above the fastest link's):
-//   healthy < 60 ms, slow < 150 ms, bad >= 150 ms or no measurement while up, down when not up.
+//   healthy < 60 ms, slow < 150 ms, bad >= 150 ms; idle when up but not carrying audio (no
+//   measurement: the scheduler keeps it in reserve); joining or down when not up.
 #pragma once
 
 #include "call/CallTypes.h"
@@ -17,7 +18,7 @@
 namespace onionvoice::ui {
 
 enum class CallRating { Unknown, Good, Fair, Poor };
-enum class LinkHealth { Healthy, Slow, Bad, Joining, Down };
+enum class LinkHealth { Healthy, Slow, Bad, Idle, Joining, Down };
 
 struct RatingThresholds {
     static constexpr double kGoodR = 80;

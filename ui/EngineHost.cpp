@@ -9,10 +9,6 @@
 Q_LOGGING_CATEGORY(lcUiEngine, "onionvoice.ui.engine")
 
 namespace onionvoice::ui {
-namespace {
-constexpr int kKeptTorLogLines = 200;
-}
-
 EngineHost::EngineHost(QObject* parent)
     : QObject(parent)
     , worker_(new QObject) {
@@ -38,7 +34,6 @@ void EngineHost::start(call::EngineConfig config) {
     if (phase_ == Phase::Starting || phase_ == Phase::Running)
         stop();
     setPhase(Phase::Starting);
-    torLog_.clear();
     QMetaObject::invokeMethod(worker_, [this, config = std::move(config)]() mutable {
         engine_ = new call::CallEngine(std::move(config));
         // Signal to signal: the host lives on the GUI thread, so each emission is queued there.
@@ -59,12 +54,7 @@ void EngineHost::start(call::EngineConfig config) {
         const bool ok = engine_->start(&error);
         if (ok) {
             connect(engine_->torLauncher(), &tor::TorLauncher::logLine, this,
-                    [this](const QString& line) {
-                        torLog_.append(line);
-                        if (torLog_.size() > kKeptTorLogLines)
-                            torLog_.removeFirst();
-                        emit torLogChanged();
-                    });
+                    &EngineHost::torLogLine);
             tor::TorLauncher* launcher = engine_->torLauncher();
             // Runs on the engine thread (the launcher's), where its failure reason may be read.
             connect(launcher, &tor::TorLauncher::stateChanged, launcher,

@@ -34,7 +34,6 @@ public:
     const QList<contacts::Contact>& contacts() const { return contacts_; }
     std::optional<contacts::Contact> contact(const QString& address) const;
     QThread* engineThread() { return &thread_; }
-    QStringList torLog() const { return torLog_; }
 
 public slots:
     void dial(const QString& address);
@@ -55,7 +54,8 @@ signals:
     void phaseChanged(onionvoice::ui::EngineHost::Phase phase, const QString& reason);
     void torStateChanged(onionvoice::tor::TorLauncher::State state, int bootstrapPercent,
                          const QString& summary);
-    void torLogChanged();
+    // One line of tor's own log, as tor writes it.
+    void torLogLine(const QString& line);
     void torFailed(const QString& reason);
     void serviceStateChanged(onionvoice::tor::OnionService::State state);
     void callStateChanged(onionvoice::call::CallState state, const QString& peer,
@@ -83,7 +83,6 @@ private:
     QString address_;
     call::CallState callState_ = call::CallState::Idle;
     QList<contacts::Contact> contacts_;
-    QStringList torLog_;
 };
 
 } // namespace onionvoice::ui

@@ -29,8 +29,7 @@ IdCard::IdCard(QWidget* parent)
     setStyleSheet(QStringLiteral("#idCard { background: #eef4ee; border: 1px solid #9cb89c; "
                                  "border-radius: 6px; }"));
     auto* title = new QLabel(tr("<b>Your ID</b>"), this);
-    auto* hint = new QLabel(
-        tr("Give this to people who should be able to call you. It is not a contact field."), this);
+    auto* hint = new QLabel(tr("Give this to the people who should be able to call you."), this);
     hint->setWordWrap(true);
     addressLabel_->setObjectName(QStringLiteral("ownAddress"));
     QFont mono = QFontDatabase::systemFont(QFontDatabase::FixedFont);

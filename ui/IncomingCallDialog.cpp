@@ -19,7 +19,7 @@ IncomingCallDialog::IncomingCallDialog(QWidget* parent)
     , block_(new QPushButton(tr("&Block"), this)) {
     setObjectName(QStringLiteral("incomingCallDialog"));
     setWindowTitle(tr("Incoming call — OnionVoice"));
-    setMinimumWidth(420);
+    setMinimumSize(440, 180);
     name_->setObjectName(QStringLiteral("incomingCaller"));
     QFont big = name_->font();
     big.setPointSizeF(big.pointSizeF() * 1.6);

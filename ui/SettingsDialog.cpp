@@ -148,6 +148,11 @@ SettingsDialog::SettingsDialog(const AppSettings& current, SettingsEnvironment e
     pathRow->addWidget(browse);
     torForm->addRow(tr("tor &executable:"), pathRow);
 
+    problem_ = new QLabel(this);
+    problem_->setObjectName(QStringLiteral("settingsProblem"));
+    problem_->setWordWrap(true);
+    problem_->setStyleSheet(QStringLiteral("color: #b00020;"));
+    problem_->setVisible(false);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     connect(buttons, &QDialogButtonBox::accepted, this, &SettingsDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &SettingsDialog::reject);
@@ -161,6 +166,7 @@ SettingsDialog::SettingsDialog(const AppSettings& current, SettingsEnvironment e
     scroll->setFrameShape(QFrame::NoFrame);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(scroll, 1);
+    layout->addWidget(problem_);
     layout->addWidget(buttons);
     resize(560, 680);
     showPresetTradeoff();
@@ -223,9 +229,18 @@ QString SettingsDialog::checkBridges(const QStringList& lines,
 
 void SettingsDialog::accept() {
     const AppSettings s = settings();
-    const QString error = s.useBridges ? checkBridges(s.bridgeLines, environment_) : QString();
-    bridgeError_->setText(error);
-    if (!error.isEmpty())
+    const QString bridgeError =
+        s.useBridges ? checkBridges(s.bridgeLines, environment_) : QString();
+    bridgeError_->setText(bridgeError);
+    // The hotline's service lives in its own tor's files, where client keys are not offered.
+    const QString problem =
+        s.preset == tor::SecurityPreset::OneWayHotline &&
+                s.access == call::ServiceAccess::ContactsOnly
+            ? tr("The one-way hotline cannot be limited to contacts: choose one of the two.")
+            : bridgeError;
+    problem_->setText(problem);
+    problem_->setVisible(!problem.isEmpty());
+    if (!problem.isEmpty())
         return;
     QDialog::accept();
 }

@@ -57,6 +57,7 @@ private:
     QCheckBox* useBridges_;
     QPlainTextEdit* bridges_;
     QLabel* bridgeError_;
+    QLabel* problem_;
     QLineEdit* torPath_;
 };
 

@@ -8,6 +8,9 @@
 #include <QPushButton>
 
 namespace onionvoice::ui {
+namespace {
+constexpr int kKeptLogLines = 200;
+}
 
 using State = tor::TorLauncher::State;
 
@@ -42,7 +45,7 @@ TorStatusPanel::TorStatusPanel(QWidget* parent)
     showLog_->setToolTip(tr("What tor itself reports, newest last"));
     log_->setObjectName(QStringLiteral("torLog"));
     log_->setReadOnly(true);
-    log_->setMaximumBlockCount(200);
+    log_->setMaximumBlockCount(kKeptLogLines);
     log_->setVisible(false);
     log_->setMinimumHeight(120);
     connect(showLog_, &QPushButton::toggled, log_, &QWidget::setVisible);
@@ -131,9 +134,8 @@ void TorStatusPanel::setFailure(const QString& reason) {
     refreshHint();
 }
 
-void TorStatusPanel::setLog(const QStringList& lines) {
-    log_->setPlainText(lines.join('\n'));
-    log_->moveCursor(QTextCursor::End);
+void TorStatusPanel::appendLog(const QString& line) {
+    log_->appendPlainText(line); // the oldest lines go beyond the block limit
 }
 
 void TorStatusPanel::showSlowHint() {

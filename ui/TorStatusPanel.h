@@ -29,7 +29,7 @@ public:
                      const QString& summary);
     void setServiceState(onionvoice::tor::OnionService::State state);
     void setFailure(const QString& reason);
-    void setLog(const QStringList& lines);
+    void appendLog(const QString& line);
     bool isSlow() const { return slow_; }
 
 signals:

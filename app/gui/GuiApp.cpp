@@ -1,6 +1,7 @@
 // The onionvoice program's composition.
 #include "GuiApp.h"
 
+#include "DeviceSoundCheck.h"
 #include "media/PortAudioBackend.h"
 #include "media/WavFileBackend.h"
 #include "multipath/SchedulingPolicy.h"
@@ -52,6 +53,7 @@ GuiApp::GuiApp(GuiOptions options, QObject* parent)
     connect(window_.get(), &ui::MainWindow::settingsRequested, this,
             [this] { openSettings(false); });
     connect(window_.get(), &ui::MainWindow::bridgesRequested, this, [this] { openSettings(true); });
+    connect(window_.get(), &ui::MainWindow::soundTestRequested, this, &GuiApp::openSoundTest);
     connect(window_.get(), &ui::MainWindow::retryRequested, this,
             [this] { host_.start(engineConfig()); });
     connect(&host_, &ui::EngineHost::phaseChanged, this, [this](auto phase, const QString& why) {
@@ -68,16 +70,9 @@ GuiApp::~GuiApp() {
 }
 
 void GuiApp::start() {
-    ringtone_.setOutputDevice(settings_.outputDevice);
+    ringtone_.setDevices(settings_.inputDevice, settings_.outputDevice);
     window_->setPresetDescription(presetDescription());
-    window_->setDeviceDescription(
-        options_.playFile.isEmpty()
-            ? tr("Microphone: %1 · Speaker: %2")
-                  .arg(settings_.inputDevice.isEmpty() ? tr("system default")
-                                                       : settings_.inputDevice,
-                       settings_.outputDevice.isEmpty() ? tr("system default")
-                                                        : settings_.outputDevice)
-            : tr("Microphone: the file %1").arg(QFileInfo(options_.playFile).fileName()));
+    window_->setDeviceDescription(deviceDescription());
     host_.setUnknownCallers(settings_.unknownCallers);
     host_.start(engineConfig());
     window_->show();
@@ -112,7 +107,7 @@ call::EngineConfig GuiApp::engineConfig() const {
     for (std::size_t i = 0; i < names.size(); ++i)
         if (settings_.policy == QLatin1String(names[i].data(), qsizetype(names[i].size())))
             config.parameters.policy = std::uint8_t(i);
-    config.extraTorrcLines = tor::clientTorrcLines(settings_.preset);
+    config.preset = settings_.preset; // the engine adds its tor options and runs the hotline
     if (settings_.useBridges && !settings_.bridgeLines.isEmpty()) {
         const ui::SettingsEnvironment env = environment();
         config.extraTorrcLines.append(QStringLiteral("UseBridges 1"));
@@ -163,6 +158,7 @@ ui::SettingsEnvironment GuiApp::environment() {
 
 void GuiApp::openSettings(bool focusBridges) {
     ui::SettingsDialog dialog(settings_, environment(), window_.get());
+    connect(&dialog, &ui::SettingsDialog::soundTestRequested, this, &GuiApp::openSoundTest);
     if (focusBridges)
         dialog.setFocusToBridges();
     if (dialog.exec() != QDialog::Accepted)
@@ -170,13 +166,34 @@ void GuiApp::openSettings(bool focusBridges) {
     applySettings(dialog.settings());
 }
 
+void GuiApp::openSoundTest() {
+    if (host_.callState() != call::CallState::Idle) {
+        QMessageBox::information(window_.get(), tr("Sound test"),
+                                 tr("The sound test needs the sound devices: finish the call "
+                                    "first."));
+        return;
+    }
+    DeviceSoundCheck check(settings_.inputDevice, settings_.outputDevice);
+    ui::SoundTestDialog dialog(&check, deviceDescription(), window_.get());
+    dialog.exec();
+}
+
+QString GuiApp::deviceDescription() const {
+    if (!options_.playFile.isEmpty())
+        return tr("Microphone: the file %1").arg(QFileInfo(options_.playFile).fileName());
+    return tr("Microphone: %1 · Speaker: %2")
+        .arg(settings_.inputDevice.isEmpty() ? tr("system default") : settings_.inputDevice,
+             settings_.outputDevice.isEmpty() ? tr("system default") : settings_.outputDevice);
+}
+
 void GuiApp::applySettings(const ui::AppSettings& settings) {
     const bool restart = settings.needsRestartFrom(settings_);
     settings_ = settings;
     settings_.save(store_);
-    ringtone_.setOutputDevice(settings_.outputDevice);
+    ringtone_.setDevices(settings_.inputDevice, settings_.outputDevice);
     host_.setUnknownCallers(settings_.unknownCallers);
     window_->setPresetDescription(presetDescription());
+    window_->setDeviceDescription(deviceDescription());
     if (!restart)
         return;
     if (host_.callState() != call::CallState::Idle &&

@@ -42,6 +42,8 @@ private:
     void openSettings(bool focusBridges);
     void applySettings(const ui::AppSettings& settings);
     void addStartupContacts();
+    void openSoundTest();
+    QString deviceDescription() const;
     QString presetDescription() const;
 
     GuiOptions options_;

@@ -19,49 +19,34 @@ constexpr std::size_t kAhead = media::kSampleRate / 10; // 100 ms in the ring
 } // namespace
 
 Ringtone::Ringtone(QObject* parent)
-    : QObject(parent) {
-    timer_.setInterval(20);
-    connect(&timer_, &QTimer::timeout, this, &Ringtone::fill);
-}
+    : QObject(parent) {}
 
-Ringtone::~Ringtone() {
-    setRinging(false);
+void Ringtone::setDevices(const QString& input, const QString& output) {
+    input_ = input;
+    output_ = output;
 }
 
 void Ringtone::setRinging(bool ringing) {
     if (!ringing) {
-        timer_.stop();
-        if (backend_)
-            backend_->stop();
-        backend_.reset();
-        rings_.reset();
+        audio_.stop();
         return;
     }
-    if (backend_)
+    if (audio_.isRunning())
         return;
+    sample_ = 0;
     QString error;
-    backend_ = media::PortAudioBackend::create(&error);
-    if (backend_) {
-        backend_->setOutputDevice({{}, device_});
-        rings_ = std::make_unique<media::AudioRings>();
-        sample_ = 0;
-        fill();
-        if (backend_->start(*rings_, &error)) {
-            timer_.start();
-            return;
-        }
+    if (!audio_.start(
+            input_, output_, [this](media::AudioRings& r) { fill(r); }, &error)) {
+        // No sound device: the prompt and the notification still show the call.
+        qCWarning(lcRingtone) << "no ringtone:" << error;
+        QApplication::beep();
     }
-    // No sound device: the prompt and the notification still show the call.
-    qCWarning(lcRingtone) << "no ringtone:" << error;
-    backend_.reset();
-    rings_.reset();
-    QApplication::beep();
 }
 
-void Ringtone::fill() {
-    std::vector<float> capture(kAhead);
-    rings_->capture.read(capture); // the microphone is not used; keep its ring from filling up
-    const std::size_t buffered = rings_->playback.readable();
+void Ringtone::fill(media::AudioRings& rings) {
+    std::vector<float> discard(rings.capture.readable());
+    rings.capture.read(discard); // the microphone is not listened to
+    const std::size_t buffered = rings.playback.readable();
     if (buffered >= kAhead)
         return;
     std::vector<float> out(kAhead - buffered);
@@ -72,7 +57,7 @@ void Ringtone::fill() {
                                    std::sin(2 * std::numbers::pi * 480 * t)))
                     : 0.0f;
     }
-    rings_->playback.write(std::span<const float>(out));
+    rings.playback.write(std::span<const float>(out));
 }
 
 } // namespace onionvoice::gui

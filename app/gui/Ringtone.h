@@ -1,13 +1,8 @@
-// The ringtone of an incoming call, played on the chosen output device through PortAudio: two
-// tones together, two seconds on and four off, generated on the GUI thread a few frames ahead
-// into the backend's ring (the audio callback only reads the ring).
+// The ringtone of an incoming call on the chosen output device: two tones together, two seconds
+// on and four off, generated a little ahead into the playback ring.
 #pragma once
 
-#include "media/AudioBackend.h"
-#include "media/PortAudioBackend.h"
-
-#include <QTimer>
-#include <memory>
+#include "LocalAudio.h"
 
 namespace onionvoice::gui {
 
@@ -15,18 +10,15 @@ class Ringtone : public QObject {
     Q_OBJECT
 public:
     explicit Ringtone(QObject* parent = nullptr);
-    ~Ringtone() override;
 
-    void setOutputDevice(const QString& name) { device_ = name; }
+    void setDevices(const QString& input, const QString& output);
     void setRinging(bool ringing);
 
 private:
-    void fill();
+    void fill(media::AudioRings& rings);
 
-    QString device_;
-    std::unique_ptr<media::PortAudioBackend> backend_;
-    std::unique_ptr<media::AudioRings> rings_;
-    QTimer timer_;
+    QString input_, output_;
+    LocalAudio audio_;
     std::uint64_t sample_ = 0;
 };
 

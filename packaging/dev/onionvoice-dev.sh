@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Developer entry point: installs the Debian packages the build needs, configures, builds, and
 # either starts the program or runs every test (normal build, sanitizer build, fuzz runs).
-#   packaging/dev/onionvoice-dev.sh start   build and start OnionVoice
+#   packaging/dev/onionvoice-dev.sh start   build and start OnionVoice (demo mode, packaging/dev/demo.sh)
 #   packaging/dev/onionvoice-dev.sh test    build and run every test
 set -euo pipefail
 here=$(cd "$(dirname "$0")/../.." && pwd)
@@ -40,7 +40,7 @@ start)
     install_packages
     build build
     shift
-    exec build/app/onionvoice-sim demo "$@"
+    exec packaging/dev/demo.sh build "$@"
     ;;
 test)
     install_packages

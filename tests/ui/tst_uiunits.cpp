@@ -114,6 +114,7 @@ private slots:
         l.state = "joining";
         QCOMPARE(linkHealth(l), LinkHealth::Joining);
         l.state = "up";
+        QCOMPARE(linkHealth(l), LinkHealth::Idle); // up, nothing measured: kept in reserve
         l.relativeDelayMs = 59;
         QCOMPARE(linkHealth(l), LinkHealth::Healthy);
         l.relativeDelayMs = 60;

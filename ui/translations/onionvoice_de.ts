@@ -4,7 +4,7 @@
 <context>
     <name>CallJudgement</name>
     <message>
-        <location filename="../CallRating.cpp" line="+49"/>
+        <location filename="../CallRating.cpp" line="+51"/>
         <source>not yet known</source>
         <translation type="unfinished"></translation>
     </message>
@@ -36,6 +36,11 @@
     <message>
         <location line="+2"/>
         <source>bad</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>idle (in reserve)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -160,23 +165,33 @@
 <context>
     <name>onionvoice::gui::GuiApp</name>
     <message>
-        <location filename="../../app/gui/GuiApp.cpp" line="+67"/>
+        <location filename="../../app/gui/GuiApp.cpp" line="+166"/>
         <source>Microphone: %1 · Speaker: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+2"/>
+        <location line="+1"/>
         <source>system default</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-3"/>
         <source>Microphone: the file %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+93"/>
+        <location line="-12"/>
+        <source>Sound test</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The sound test needs the sound devices: finish the call first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+28"/>
         <source>Restart tor</source>
         <translation type="unfinished"></translation>
     </message>
@@ -435,7 +450,7 @@
 <context>
     <name>onionvoice::ui::EngineHost</name>
     <message>
-        <location filename="../EngineHost.cpp" line="+143"/>
+        <location filename="../EngineHost.cpp" line="+133"/>
         <source>The contact list could not be saved: %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -463,8 +478,8 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+2"/>
-        <source>Give this to people who should be able to call you. It is not a contact field.</source>
+        <location line="+1"/>
+        <source>Give this to the people who should be able to call you.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -679,7 +694,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+18"/>
         <source>Refused a call from %1: %2</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1058,7 +1073,7 @@ obfs4 192.0.2.1:443 FINGERPRINT cert=… iat-mode=0</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+54"/>
+        <location line="+60"/>
         <source>Add at least one bridge line, or turn bridges off.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1082,11 +1097,64 @@ obfs4 192.0.2.1:443 FINGERPRINT cert=… iat-mode=0</source>
         <source>A bridge line cannot contain line breaks.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <location line="+14"/>
+        <source>The one-way hotline cannot be limited to contacts: choose one of the two.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>onionvoice::ui::SoundTestDialog</name>
+    <message>
+        <location filename="../SoundTestDialog.cpp" line="+21"/>
+        <source>&amp;Record 5 seconds and play them back</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Sound test — OnionVoice</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>How loud the microphone hears you; speak and it should move</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Say something; you hear it back from the speaker</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>Microphone level:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>The sound devices could not be opened: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>Speak: the bar shows your microphone&apos;s level.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Recording… say a sentence.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Playing back what was recorded…</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>onionvoice::ui::TorStatusPanel</name>
     <message>
-        <location filename="../TorStatusPanel.cpp" line="+20"/>
+        <location filename="../TorStatusPanel.cpp" line="+23"/>
         <source>&amp;Retry</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1176,7 +1244,7 @@ obfs4 192.0.2.1:443 FINGERPRINT cert=… iat-mode=0</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+22"/>
         <source>Tor could not start or connect: %1</source>
         <translation type="unfinished"></translation>
     </message>
