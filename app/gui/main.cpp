@@ -8,6 +8,7 @@
 #include <QCommandLineParser>
 #include <QDir>
 #include <QJsonDocument>
+#include <QLoggingCategory>
 #include <QStandardPaths>
 #include <cstdio>
 #include <cstring>
@@ -22,6 +23,9 @@ int main(int argc, char** argv) {
             qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
             qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
+    // Debug output names onion addresses and repeats tor's log: only when asked for.
+    if (qEnvironmentVariableIsEmpty("QT_LOGGING_RULES"))
+        QLoggingCategory::setFilterRules(QStringLiteral("onionvoice.*.debug=false"));
     QApplication::setApplicationName(QStringLiteral("OnionVoice"));
     QApplication::setOrganizationName(QStringLiteral("OnionVoice"));
     QApplication::setApplicationVersion(QStringLiteral("0.1.0"));
