@@ -52,7 +52,7 @@ esac
 
 sudo=()
 [ "$(id -u)" -ne 0 ] && sudo=(sudo)
-"${sudo[@]}" mmdebstrap --variant=essential --quiet --aptopt='APT::Install-Recommends "false"' "${include[@]}" "${setup[@]}" \
+"${sudo[@]}" mmdebstrap --variant=essential --quiet --aptopt='APT::Install-Recommends "false"' --aptopt='Acquire::Retries "3"' "${include[@]}" "${setup[@]}" \
     --customize-hook="chroot \"\$1\" sh -c \"$run\"" \
     "$suite" /dev/null \
     "deb $mirror/debian $suite main" "deb $mirror/debian $suite-updates main" \
