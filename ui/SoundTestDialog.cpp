@@ -1,7 +1,9 @@
 // The sound test dialog.
 #include "SoundTestDialog.h"
 
+#include <QComboBox>
 #include <QDialogButtonBox>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QProgressBar>
 #include <QPushButton>
@@ -18,7 +20,10 @@ SoundTestDialog::SoundTestDialog(SoundCheck* check, const QString& devices, QWid
     , check_(check)
     , level_(new QProgressBar(this))
     , status_(new QLabel(this))
-    , record_(new QPushButton(tr("&Record 5 seconds and play them back"), this)) {
+    , record_(new QPushButton(tr("&Record 5 seconds and play them back"), this))
+    , profile_(new QComboBox(this))
+    , torPath_(new QPushButton(tr("Record 5 seconds and hear them through a &Tor path"), this))
+    , report_(new QLabel(this)) {
     setObjectName(QStringLiteral("soundTestDialog"));
     setWindowTitle(tr("Sound test — OnionVoice"));
     setMinimumWidth(460);
@@ -32,6 +37,22 @@ SoundTestDialog::SoundTestDialog(SoundCheck* check, const QString& devices, QWid
     record_->setToolTip(tr("Say something; you hear it back from the speaker"));
     connect(record_, &QPushButton::clicked, this,
             [this] { check_->recordAndPlayBack(kRecording); });
+    profile_->setObjectName(QStringLiteral("torPathProfile"));
+    profile_->addItem(tr("a calm path"), QStringLiteral("calm"));
+    profile_->addItem(tr("a typical path"), QStringLiteral("default"));
+    profile_->addItem(tr("a congested path"), QStringLiteral("congested"));
+    profile_->addItem(tr("a hostile path"), QStringLiteral("hostile"));
+    profile_->setCurrentIndex(2);
+    profile_->setToolTip(tr("A generated Tor link trace of this kind: the recording goes through "
+                            "the call's own pipeline and scheduler over twelve such links"));
+    torPath_->setObjectName(QStringLiteral("torPathButton"));
+    connect(torPath_, &QPushButton::clicked, this, [this] {
+        report_->clear();
+        check_->recordThroughTorPath(kRecording, profile_->currentData().toString());
+    });
+    report_->setObjectName(QStringLiteral("torPathReport"));
+    report_->setWordWrap(true);
+    connect(check_, &SoundCheck::report, report_, &QLabel::setText);
     connect(check_, &SoundCheck::phaseChanged, this, &SoundTestDialog::showPhase);
     meter_.setInterval(50);
     connect(&meter_, &QTimer::timeout, this, [this] {
@@ -50,7 +71,12 @@ SoundTestDialog::SoundTestDialog(SoundCheck* check, const QString& devices, QWid
     layout->addWidget(new QLabel(tr("Microphone level:"), this));
     layout->addWidget(level_);
     layout->addWidget(record_);
+    auto* pathRow = new QHBoxLayout;
+    pathRow->addWidget(torPath_, 1);
+    pathRow->addWidget(profile_);
+    layout->addLayout(pathRow);
     layout->addWidget(status_);
+    layout->addWidget(report_);
     layout->addWidget(buttons);
 
     QString error;
@@ -59,6 +85,7 @@ SoundTestDialog::SoundTestDialog(SoundCheck* check, const QString& devices, QWid
         showPhase(SoundCheck::Phase::Listening);
     } else {
         record_->setEnabled(false);
+        torPath_->setEnabled(false);
         status_->setText(tr("The sound devices could not be opened: %1").arg(error));
     }
 }
@@ -69,6 +96,7 @@ SoundTestDialog::~SoundTestDialog() {
 
 void SoundTestDialog::showPhase(SoundCheck::Phase phase) {
     record_->setEnabled(phase == SoundCheck::Phase::Listening);
+    torPath_->setEnabled(phase == SoundCheck::Phase::Listening);
     switch (phase) {
     case SoundCheck::Phase::Stopped:
         status_->clear();
@@ -78,6 +106,9 @@ void SoundTestDialog::showPhase(SoundCheck::Phase phase) {
         break;
     case SoundCheck::Phase::Recording:
         status_->setText(tr("Recording… say a sentence."));
+        break;
+    case SoundCheck::Phase::Processing:
+        status_->setText(tr("Sending it through the simulated Tor path…"));
         break;
     case SoundCheck::Phase::Playing:
         status_->setText(tr("Playing back what was recorded…"));

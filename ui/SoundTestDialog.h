@@ -6,6 +6,7 @@
 #include <QTimer>
 #include <chrono>
 
+class QComboBox;
 class QLabel;
 class QProgressBar;
 class QPushButton;
@@ -15,7 +16,7 @@ namespace onionvoice::ui {
 class SoundCheck : public QObject {
     Q_OBJECT
 public:
-    enum class Phase { Stopped, Listening, Recording, Playing };
+    enum class Phase { Stopped, Listening, Recording, Processing, Playing };
     Q_ENUM(Phase)
 
     using QObject::QObject;
@@ -26,9 +27,13 @@ public:
     virtual double takeLevel() = 0;
     // Records `duration` of the microphone, then plays it back; phaseChanged reports each step.
     virtual void recordAndPlayBack(std::chrono::seconds duration) = 0;
+    // The same, but what is played back went through the call pipeline over a simulated Tor
+    // path of a trace profile (calm, default, congested, hostile); report() tells how it went.
+    virtual void recordThroughTorPath(std::chrono::seconds duration, const QString& profile) = 0;
 
 signals:
     void phaseChanged(onionvoice::ui::SoundCheck::Phase phase);
+    void report(const QString& text);
 };
 
 class SoundTestDialog : public QDialog {
@@ -44,6 +49,9 @@ private:
     QProgressBar* level_;
     QLabel* status_;
     QPushButton* record_;
+    QComboBox* profile_;
+    QPushButton* torPath_;
+    QLabel* report_;
     QTimer meter_;
 };
 

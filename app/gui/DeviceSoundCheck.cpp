@@ -10,7 +10,17 @@ namespace onionvoice::gui {
 DeviceSoundCheck::DeviceSoundCheck(QString input, QString output, QObject* parent)
     : ui::SoundCheck(parent)
     , input_(std::move(input))
-    , output_(std::move(output)) {}
+    , output_(std::move(output)) {
+    connect(&loopback_, &TraceLoopback::finished, this,
+            [this](const std::vector<float>& heard, const QString& summary) {
+                emit report(summary);
+                playBack(heard);
+            });
+    connect(&loopback_, &TraceLoopback::failed, this, [this](const QString& reason) {
+        emit report(reason);
+        setPhase(Phase::Listening);
+    });
+}
 
 bool DeviceSoundCheck::start(QString* error) {
     if (!audio_.start(
@@ -32,10 +42,33 @@ double DeviceSoundCheck::takeLevel() {
 void DeviceSoundCheck::recordAndPlayBack(std::chrono::seconds duration) {
     if (phase_ != Phase::Listening)
         return;
+    torPathProfile_.clear();
     recording_.clear();
     wanted_ = std::size_t(duration.count()) * media::kSampleRate;
     recording_.reserve(wanted_);
     setPhase(Phase::Recording);
+}
+
+void DeviceSoundCheck::recordThroughTorPath(std::chrono::seconds duration, const QString& profile) {
+    if (phase_ != Phase::Listening)
+        return;
+    recordAndPlayBack(duration);
+    torPathProfile_ = profile;
+}
+
+void DeviceSoundCheck::recorded() {
+    if (torPathProfile_.isEmpty()) {
+        playBack(std::move(recording_));
+        return;
+    }
+    setPhase(Phase::Processing);
+    loopback_.run(recording_, torPathProfile_, ++seed_);
+}
+
+void DeviceSoundCheck::playBack(std::vector<float> samples) {
+    recording_ = std::move(samples);
+    played_ = 0;
+    setPhase(Phase::Playing);
 }
 
 void DeviceSoundCheck::setPhase(Phase phase) {
@@ -53,10 +86,8 @@ void DeviceSoundCheck::pump(media::AudioRings& rings) {
     if (phase_ == Phase::Recording) {
         const std::size_t take = std::min(captured.size(), wanted_ - recording_.size());
         recording_.insert(recording_.end(), captured.begin(), captured.begin() + long(take));
-        if (recording_.size() == wanted_) {
-            played_ = 0;
-            setPhase(Phase::Playing);
-        }
+        if (recording_.size() == wanted_)
+            recorded();
     }
     if (phase_ == Phase::Playing) {
         // Keep about 100 ms queued: the device plays it at its own pace.

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "LocalAudio.h"
+#include "TraceLoopback.h"
 #include "ui/SoundTestDialog.h"
 
 #include <vector>
@@ -18,10 +19,13 @@ public:
     void stop() override;
     double takeLevel() override;
     void recordAndPlayBack(std::chrono::seconds duration) override;
+    void recordThroughTorPath(std::chrono::seconds duration, const QString& profile) override;
 
 private:
     void pump(media::AudioRings& rings);
     void setPhase(Phase phase);
+    void recorded();
+    void playBack(std::vector<float> samples);
 
     QString input_, output_;
     LocalAudio audio_;
@@ -30,6 +34,9 @@ private:
     std::vector<float> recording_;
     std::size_t wanted_ = 0;
     std::size_t played_ = 0;
+    QString torPathProfile_; // empty: play back the recording itself
+    TraceLoopback loopback_;
+    int seed_ = 0;
 };
 
 } // namespace onionvoice::gui

@@ -186,5 +186,6 @@ private slots:
     }
 };
 
-QTEST_MAIN(UiUnitsTest)
+// No QApplication: nothing here needs a display, fonts or a platform plugin.
+QTEST_GUILESS_MAIN(UiUnitsTest)
 #include "tst_uiunits.moc"

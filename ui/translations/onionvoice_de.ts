@@ -122,7 +122,7 @@
 <context>
     <name>main</name>
     <message>
-        <location filename="../../app/gui/main.cpp" line="+30"/>
+        <location filename="../../app/gui/main.cpp" line="+36"/>
         <source>Anonymous voice calls over Tor onion services.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -165,7 +165,7 @@
 <context>
     <name>onionvoice::gui::GuiApp</name>
     <message>
-        <location filename="../../app/gui/GuiApp.cpp" line="+166"/>
+        <location filename="../../app/gui/GuiApp.cpp" line="+184"/>
         <source>Microphone: %1 · Speaker: %2</source>
         <translation type="unfinished"></translation>
     </message>
@@ -203,6 +203,44 @@
     <message>
         <location line="+3"/>
         <source>Restarting tor to apply the new settings…</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>onionvoice::gui::TraceLoopback</name>
+    <message>
+        <location filename="../../app/gui/TraceLoopback.cpp" line="+21"/>
+        <source>%1 could not be started.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <source>The recording could not be saved: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>onionvoice-sim and onionvoice-cli are needed next to OnionVoice.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>%1 failed: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>No link trace was generated.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>What the other side would hear could not be read: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Through this path: mouth to ear %1 ms (p95 %2 ms), %3 % of frames missing, MOS %4.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1106,12 +1144,17 @@ obfs4 192.0.2.1:443 FINGERPRINT cert=… iat-mode=0</source>
 <context>
     <name>onionvoice::ui::SoundTestDialog</name>
     <message>
-        <location filename="../SoundTestDialog.cpp" line="+21"/>
+        <location filename="../SoundTestDialog.cpp" line="+23"/>
         <source>&amp;Record 5 seconds and play them back</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location line="+2"/>
+        <source>Record 5 seconds and hear them through a &amp;Tor path</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>Sound test — OnionVoice</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1126,23 +1169,53 @@ obfs4 192.0.2.1:443 FINGERPRINT cert=… iat-mode=0</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+4"/>
+        <source>a calm path</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>a typical path</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>a congested path</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>a hostile path</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>A generated Tor link trace of this kind: the recording goes through the call&apos;s own pipeline and scheduler over twelve such links</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+25"/>
         <source>Microphone level:</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+18"/>
         <source>The sound devices could not be opened: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+16"/>
         <source>Speak: the bar shows your microphone&apos;s level.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Recording… say a sentence.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Sending it through the simulated Tor path…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
