@@ -56,6 +56,16 @@ GuiApp::GuiApp(GuiOptions options, QObject* parent)
     connect(window_.get(), &ui::MainWindow::soundTestRequested, this, &GuiApp::openSoundTest);
     connect(window_.get(), &ui::MainWindow::retryRequested, this,
             [this] { host_.start(engineConfig()); });
+    // tor learns the allowed client keys when it publishes: in contacts-only mode a new access
+    // key needs the service published again.
+    connect(&host_, &ui::EngineHost::accessLinkReady, this, [this] {
+        if (settings_.access != call::ServiceAccess::ContactsOnly ||
+            host_.callState() != call::CallState::Idle)
+            return;
+        window_->statusBar()->showMessage(
+            tr("Restarting tor so that the new access key is accepted…"), 10000);
+        host_.start(engineConfig());
+    });
     connect(&host_, &ui::EngineHost::phaseChanged, this, [this](auto phase, const QString& why) {
         if (phase == ui::EngineHost::Phase::Running)
             addStartupContacts();

@@ -165,7 +165,7 @@
 <context>
     <name>onionvoice::gui::GuiApp</name>
     <message>
-        <location filename="../../app/gui/GuiApp.cpp" line="+184"/>
+        <location filename="../../app/gui/GuiApp.cpp" line="+194"/>
         <source>Microphone: %1 · Speaker: %2</source>
         <translation type="unfinished"></translation>
     </message>
@@ -181,7 +181,12 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-12"/>
+        <location line="-127"/>
+        <source>Restarting tor so that the new access key is accepted…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+115"/>
         <source>Sound test</source>
         <translation type="unfinished"></translation>
     </message>
@@ -829,7 +834,7 @@
     </message>
     <message>
         <location line="+7"/>
-        <source>Make an access key for (in contacts-only mode, only people holding a key can reach you; the key takes effect when tor next starts):</source>
+        <source>Make an access key for (in contacts-only mode, only people holding a key can reach you; OnionVoice restarts tor for the new key when no call is under way):</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
