@@ -31,10 +31,12 @@ void EngineHost::setPhase(Phase phase, const QString& reason) {
 }
 
 void EngineHost::start(call::EngineConfig config) {
-    if (phase_ == Phase::Starting || phase_ == Phase::Running)
-        stop();
+    // A running engine is stopped on its own thread first: waiting here for its tor to exit
+    // would stall the window (Retry, a settings change).
+    callState_ = call::CallState::Idle;
     setPhase(Phase::Starting);
     QMetaObject::invokeMethod(worker_, [this, config = std::move(config)]() mutable {
+        disposeEngine();
         engine_ = new call::CallEngine(std::move(config));
         // Signal to signal: the host lives on the GUI thread, so each emission is queued there.
         connect(engine_, &call::CallEngine::torStateChanged, this, &EngineHost::torStateChanged);
@@ -76,17 +78,18 @@ void EngineHost::stop() {
     if (phase_ == Phase::Stopped)
         return;
     QMetaObject::invokeMethod(
-        worker_,
-        [this] {
-            if (!engine_)
-                return;
-            engine_->stop();
-            delete engine_;
-            engine_ = nullptr;
-        },
-        Qt::BlockingQueuedConnection);
+        worker_, [this] { disposeEngine(); }, Qt::BlockingQueuedConnection);
     callState_ = call::CallState::Idle;
     setPhase(Phase::Stopped);
+}
+
+void EngineHost::disposeEngine() {
+    if (!engine_)
+        return;
+    engine_->disconnect(this); // what it still says must not pass for the next engine's news
+    engine_->stop();
+    delete engine_;
+    engine_ = nullptr;
 }
 
 std::optional<contacts::Contact> EngineHost::contact(const QString& address) const {

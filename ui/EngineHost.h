@@ -25,7 +25,7 @@ public:
 
     // Creates the engine on its thread and starts it: identity, contact book, tor, service.
     void start(call::EngineConfig config);
-    // Ends a call, stops tor and deletes the engine; blocks until tor has exited.
+    // Ends a call, stops tor and deletes the engine; blocks until tor has exited (for closing).
     void stop();
 
     Phase phase() const { return phase_; }
@@ -68,6 +68,8 @@ signals:
     void accessLinkReady(const QString& address, const QString& link);
 
 private:
+    // On the engine thread: ends the engine's call, stops its tor, deletes it.
+    void disposeEngine();
     // Runs `work` on the engine thread, if there is an engine by then.
     void onEngine(std::function<void(call::CallEngine&)> work);
     // On the engine thread: saves the book and sends a copy of it to the GUI thread.

@@ -82,8 +82,11 @@ void IdCard::setAddress(const QString& address) {
     copyButton_->setEnabled(known);
     shareButton_->setEnabled(known);
     addressLabel_->setText(known ? groupedAddress(address) : tr("(starting…)"));
-    qrLabel_->setPixmap(known ? QPixmap::fromImage(encodeQrCode(contactLink(), kQrModule))
-                              : QPixmap());
+    // Drawn at the screen's pixel density, so the modules stay sharp on high-DPI screens.
+    const qreal density = devicePixelRatioF();
+    QImage qr = known ? encodeQrCode(contactLink(), qRound(kQrModule * density)) : QImage();
+    qr.setDevicePixelRatio(density);
+    qrLabel_->setPixmap(QPixmap::fromImage(qr));
 }
 
 void IdCard::copyToClipboard(const QString& text, const QString& what) {

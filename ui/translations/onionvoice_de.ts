@@ -493,7 +493,7 @@
 <context>
     <name>onionvoice::ui::EngineHost</name>
     <message>
-        <location filename="../EngineHost.cpp" line="+133"/>
+        <location filename="../EngineHost.cpp" line="+136"/>
         <source>The contact list could not be saved: %1</source>
         <translation type="unfinished"></translation>
     </message>
