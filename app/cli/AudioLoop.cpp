@@ -33,6 +33,8 @@ std::optional<AudioLoopResult> runAudioLoop(const AudioLoopConfig& config, LoopN
         return std::nullopt;
     media::JitterBufferSettings jitter = config.jitter;
     jitter.packetPeriod = config.encoder.packetPeriod;
+    if (const auto fastest = network.fastestPath())
+        jitter.pathDelay = std::chrono::duration_cast<std::chrono::milliseconds>(*fastest);
     auto receiver = media::VoiceReceiver::create(jitter, error);
     if (!receiver)
         return std::nullopt;

@@ -24,7 +24,10 @@ struct AudioLoopConfig {
 };
 
 struct AudioLoopResult {
-    std::vector<double> mouthToEarMs; // one entry per frame played from received data
+    // One entry per 20 ms frame played from received data: when its first sample plays minus
+    // when it was captured, plus the codec's lookahead, in ms (exact to the microsecond; the
+    // loop's output device asks for audio every 20 ms).
+    std::vector<double> mouthToEarMs;
     media::JitterBufferStats jitter;
     std::uint64_t framesSent = 0;
     std::uint64_t packetsSent = 0;

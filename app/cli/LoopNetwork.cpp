@@ -33,6 +33,14 @@ std::optional<Time> TraceNetwork::arrival(std::uint32_t sequence, Time sent) {
     return sent + *m_delays[sequence];
 }
 
+std::optional<Time> TraceNetwork::fastestPath() const {
+    std::optional<Time> fastest;
+    for (const auto& d : m_delays)
+        if (d && (!fastest || *d < *fastest))
+            fastest = d;
+    return fastest;
+}
+
 std::unique_ptr<TraceNetwork> TraceNetwork::create(const QString& tracePath, const QString& policy,
                                                    int packetMs, int bitrate, QString* error) {
 #ifdef ONIONVOICE_HAVE_SIM

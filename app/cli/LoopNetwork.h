@@ -19,6 +19,9 @@ public:
     virtual ~LoopNetwork() = default;
     // When packet `sequence`, sent at `sent`, reaches the receiver; nullopt if it never does.
     virtual std::optional<Time> arrival(std::uint32_t sequence, Time sent) = 0;
+    // The one-way delay of the fastest packet, if the model knows it (the jitter buffer's E-model
+    // needs it; in a call it comes from the round trip).
+    virtual std::optional<Time> fastestPath() const = 0;
 };
 
 class FixedDelayNetwork : public LoopNetwork {
@@ -26,6 +29,7 @@ public:
     explicit FixedDelayNetwork(Time delay)
         : m_delay(delay) {}
     std::optional<Time> arrival(std::uint32_t, Time sent) override { return sent + m_delay; }
+    std::optional<Time> fastestPath() const override { return m_delay; }
 
 private:
     Time m_delay;
@@ -36,6 +40,7 @@ class RandomLossNetwork : public LoopNetwork {
 public:
     RandomLossNetwork(std::unique_ptr<LoopNetwork> inner, double lossPercent, std::uint64_t seed);
     std::optional<Time> arrival(std::uint32_t sequence, Time sent) override;
+    std::optional<Time> fastestPath() const override { return m_inner->fastestPath(); }
 
 private:
     std::unique_ptr<LoopNetwork> m_inner;
@@ -52,6 +57,7 @@ public:
     static std::unique_ptr<TraceNetwork> create(const QString& tracePath, const QString& policy,
                                                 int packetMs, int bitrate, QString* error);
     std::optional<Time> arrival(std::uint32_t sequence, Time sent) override;
+    std::optional<Time> fastestPath() const override;
     std::size_t packets() const { return m_delays.size(); }
 
 private:

@@ -146,15 +146,16 @@ int audioLoop(const QStringList& arguments) {
                                    {"noise_suppression", !parser.isSet(noNoise)},
                                    {"gain_control", !parser.isSet(noGain)}}},
         {"network", network},
-        {"mouth_to_ear_ms",
-         QJsonObject{{"p50", percentile(m2e, 0.5)},
-                     {"p95", percentile(m2e, 0.95)},
-                     {"p99", percentile(m2e, 0.99)},
-                     {"max", m2e.empty() ? 0.0 : *std::max_element(m2e.begin(), m2e.end())}}},
+        // Per-frame percentiles at 1 ms resolution.
+        {"mouth_to_ear_ms", QJsonObject{{"p50", std::round(percentile(m2e, 0.5))},
+                                        {"p95", std::round(percentile(m2e, 0.95))},
+                                        {"p99", std::round(percentile(m2e, 0.99))},
+                                        {"max", std::round(percentile(m2e, 1.0))}}},
         {"frames_sent", double(result->framesSent)},
         {"missing_pct", missingPct},
         {"jitter_buffer", jitterJson(result->jitter)},
         {"emodel", QJsonObject{{"r", emodel.rFactor}, {"mos", emodel.mos}}},
+        {"r_factor", emodel.rFactor},
     };
     if (!parser.isSet(noPesq)) {
         cli::PesqSetup setup;

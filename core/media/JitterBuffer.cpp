@@ -2,6 +2,7 @@
 #include "media/JitterBuffer.h"
 
 #include "media/AudioFormat.h"
+#include "media/CallQuality.h"
 #include "media/VoiceCodec.h"
 
 #include <algorithm>
@@ -91,19 +92,44 @@ void JitterBuffer::recordDelay(std::int64_t packet, Time arrival) {
         m_relativeDelays.pop_front();
 }
 
+// The relative delay to wait for that gives the best R factor: every recent delay is a candidate
+// (between two of them only the delay impairment changes), scored with the share of recent
+// packets later than it as loss.
+JitterBuffer::Time JitterBuffer::rOptimalDelay() {
+    m_scratch.assign(m_relativeDelays.begin(), m_relativeDelays.end());
+    std::sort(m_scratch.begin(), m_scratch.end());
+    const double n = double(m_scratch.size());
+    const Time fixed = Time(m_settings.pathDelay) + Time(m_settings.packetPeriod) +
+                       MouthToEarBudget{}.codecLookahead;
+    EModelInput input;
+    input.lossRobustness = m_settings.lossRobustness;
+    Time best{0};
+    double bestR = -1e9;
+    for (std::size_t i = 0; i < m_scratch.size(); ++i) {
+        if (i + 1 < m_scratch.size() && m_scratch[i + 1] == m_scratch[i])
+            continue;
+        const Time wait = std::max(m_scratch[i], Time(m_settings.minTarget));
+        if (wait > Time(m_settings.maxTarget))
+            break;
+        input.mouthToEar = std::chrono::duration_cast<std::chrono::milliseconds>(fixed + wait);
+        input.packetLossPercent = 100.0 * (n - double(i + 1)) / n;
+        const double r = computeEModel(input).rFactor;
+        if (r > bestR) {
+            bestR = r;
+            best = m_scratch[i];
+        }
+    }
+    return bestR > -1e9 ? best : m_scratch.back();
+}
+
 void JitterBuffer::updateTarget() {
     if (m_relativeDelays.empty())
         return;
-    m_scratch.assign(m_relativeDelays.begin(), m_relativeDelays.end());
-    const auto rank = static_cast<std::size_t>(
-        std::ceil(m_settings.delayQuantile * double(m_scratch.size())) - 1.0);
-    const auto nth = m_scratch.begin() + std::min(rank, m_scratch.size() - 1);
-    std::nth_element(m_scratch.begin(), nth, m_scratch.end());
     // FEC needs the packet after a lost one to be there when the lost one is due.
     const Time fecRoom =
         m_missingInHistory >= m_settings.lossyPackets ? Time(m_settings.packetPeriod) : Time{0};
     const Time wanted =
-        std::clamp<Time>(*nth + fecRoom, m_settings.minTarget, m_settings.maxTarget);
+        std::clamp<Time>(rOptimalDelay() + fecRoom, m_settings.minTarget, m_settings.maxTarget);
     if (wanted >= m_target)
         m_target = wanted;
     else
@@ -154,7 +180,9 @@ PlayoutStep JitterBuffer::pull(Time now) {
     // How late the next packet starts against its schedule; anything in [0, period) is on time.
     Time behind = now - playoutTime(m_next);
     const Time urgent = 2 * period;
-    if (behind < Time{0}) {
+    // Ahead of the target (it rose): stretch at a pause or at a gap, else play on and let the
+    // next pause take up the difference.
+    if (behind < Time{0} && isQuiet(m_next)) {
         m_stats.stretchedMs += m_settings.packetPeriod;
         return {PlayoutAction::Conceal, {}, -1};
     }

@@ -3,18 +3,19 @@
 // side needs the next packet period of audio, the buffer decides what the decoder plays.
 //
 // Delay is measured relative to the fastest recent packet (a sliding minimum of arrival time minus
-// send slot), so Tor's large constant delay cancels out. The playout target is a high quantile of
-// that relative delay: it rises at once when the network gets worse, falls slowly when it gets
-// better, and never exceeds a hard cap. A packet arriving after its playout time is counted late
-// and dropped. When the play position falls behind the target (a burst after a stall, or a target
-// that fell), packets are dropped to catch up instead of playing everything late; when it runs
-// ahead (the target rose), concealment stretches the audio at once. Dropping waits for a quiet
-// packet (a small one: with variable bitrate Opus spends few bytes on silence) unless playout is
-// two packet periods behind, because cutting speech hurts far more than shortening a pause.
-// While packets are being lost the
-// target grows by one packet period, so the next packet is there in time for FEC recovery. The
-// buffer is driven entirely by the injected times given to push() and pull(); it never reads a
-// clock.
+// send slot), so Tor's large constant delay cancels out. The playout target is the one that
+// maximises the ITU-T G.107 R factor (CallQuality.h) over the recent relative delays: waiting
+// longer costs delay impairment (mouth-to-ear = path delay + packet + lookahead + target),
+// playing earlier loses the packets later than that (loss impairment). It rises at once when the
+// network gets worse, falls slowly when it gets better, and never exceeds a hard cap. A packet
+// arriving after its playout time is counted late and dropped. The target moves the playout
+// only between talk spurts: when the play position falls behind (a burst after a stall, or a
+// target that fell), packets are dropped to catch up at a quiet packet (a small one: with
+// variable bitrate Opus spends few bytes on silence) unless playout is two packet periods
+// behind; when it runs ahead (the target rose), concealment stretches the audio at a quiet
+// packet or at a gap, never in the middle of a word. While packets are being lost the target
+// grows by one packet period, so the next packet is there in time for FEC recovery. The buffer
+// is driven entirely by the injected times given to push() and pull(); it never reads a clock.
 #pragma once
 
 #include <QByteArray>
@@ -31,8 +32,11 @@ namespace onionvoice::media {
 
 struct JitterBufferSettings {
     std::chrono::milliseconds packetPeriod{40};
-    double delayQuantile = 0.95;
-    std::size_t delayHistoryPackets = 250;            // 10 s at 40 ms packets
+    // One-way delay of the fastest path, which relative delays cannot see; only the E-model's
+    // delay impairment uses it. A call sets it from the measured round trip.
+    std::chrono::milliseconds pathDelay{200};
+    double lossRobustness = 25.1;          // the E-model's Bpl for a late packet (CallQuality.h)
+    std::size_t delayHistoryPackets = 250; // 10 s at 40 ms packets
     std::chrono::milliseconds baseWindow{20000};      // span of the sliding minimum
     std::chrono::milliseconds minTarget{60};          // added playout delay, at least
     std::chrono::milliseconds maxTarget{300};         // hard cap on the added playout delay
@@ -95,6 +99,7 @@ private:
     std::int64_t unwrap(std::uint32_t sequence);
     void recordDelay(std::int64_t packet, Time arrival);
     void updateTarget();
+    Time rOptimalDelay();
     void markMissing(std::int64_t packet);
     void noteLoss(bool missing);
     bool isQuiet(std::int64_t packet) const;

@@ -7,12 +7,6 @@
 namespace onionvoice::multipath {
 namespace {
 
-struct Candidate {
-    LinkId link;
-    Millis delay;
-    Time lastUsed;
-};
-
 // The round trip an acknowledgement needs at best: the fastest link's smoothed RTT.
 std::optional<Millis> fastestRoundTrip(const SchedulingContext& c, std::span<const LinkId> links) {
     std::optional<Millis> best;
@@ -22,30 +16,11 @@ std::optional<Millis> fastestRoundTrip(const SchedulingContext& c, std::span<con
     return best;
 }
 
-// What the policy expects a packet sent now on this link to suffer, as delay above the fastest
-// path: the worst of the peer's view of this direction (exact, but one trip late), our view of the
-// reverse direction of the same circuit (current, but only a proxy), and how overdue the peer's
-// acknowledgement of our oldest record on the link is (sees a stall that hides every record).
-std::optional<Millis> expectedDelay(const SchedulingContext& c, LinkId link,
-                                    std::optional<Millis> ackRoundTrip, Millis ackSlack) {
-    std::optional<Millis> delay;
-    const auto consider = [&delay](Millis d) {
-        delay = delay ? std::max(*delay, d) : d;
-    };
-    if (const auto local = c.monitor.localScore(c.now, link))
-        consider(local->currentDelay);
-    if (const auto remote = c.monitor.remoteScore(c.now, link))
-        consider(remote->currentDelay);
-    if (const auto waiting = c.delivery.oldestUnacknowledged(c.now, link); waiting && ackRoundTrip)
-        if (*waiting > *ackRoundTrip + ackSlack)
-            consider(*waiting - *ackRoundTrip);
-    return delay;
-}
-
 } // namespace
 
 AdaptivePolicy::AdaptivePolicy(AdaptiveTuning tuning)
-    : tuning_(tuning) {}
+    : tuning_(tuning)
+    , tails_(tuning.tails) {}
 
 std::optional<double> AdaptivePolicy::rankKey(const std::optional<LinkScore>& score) const {
     if (!score)
@@ -53,48 +28,108 @@ std::optional<double> AdaptivePolicy::rankKey(const std::optional<LinkScore>& sc
     return double(std::max(score->windowDelay, score->currentDelay).count());
 }
 
+// What is known now of each live link's delay in our direction, above the fastest path: the
+// peer's report (exact, one trip late), our own view of the reverse direction of the same circuit
+// (half a trip late: a guard's congestion hits both directions), and how overdue the
+// acknowledgement of our oldest record on it is (a stall that hides every record shows there
+// first). A link that is down is forgotten: its replacement is a new circuit.
+void AdaptivePolicy::learn(const SchedulingContext& c, std::span<const LinkId> upLinks) {
+    for (LinkId link = 0; link < kMaxLinks; ++link)
+        if (c.groups.state(link) != LinkState::Up)
+            tails_.forget(link);
+    const auto ackRoundTrip = fastestRoundTrip(c, upLinks);
+    for (LinkId link : upLinks) {
+        std::optional<Millis> known;
+        if (const auto remote = c.monitor.remoteScore(c.now, link))
+            known = remote->currentDelay;
+        if (const auto local = c.monitor.localScore(c.now, link))
+            known = std::max(known.value_or(Millis{0}), local->currentDelay);
+        if (const auto waiting = c.delivery.oldestUnacknowledged(c.now, link);
+            waiting && ackRoundTrip && *waiting > *ackRoundTrip + tuning_.ackSlack)
+            known = std::max(known.value_or(Millis{0}), *waiting - *ackRoundTrip);
+        if (known)
+            tails_.observe(c.now, link, *known);
+    }
+    tails_.updatePairs(c.now);
+}
+
+// Links count as spiking together once the evidence is clear; weaker correlations are mostly
+// chance, and paying for them would push packets onto slower links for nothing.
+double AdaptivePolicy::diversityCost(LinkId link) const {
+    double cost = 0;
+    double weight = 1.0;
+    for (LinkId previous : recent_) {
+        if (previous != kNoLink && previous != link &&
+            tails_.coSpiking(link, previous) >= tuning_.coSpikeEvidence)
+            cost += weight;
+        weight /= 2;
+    }
+    return tuning_.coSpikePenaltyMs * cost;
+}
+
 LinkSelection AdaptivePolicy::select(const SchedulingContext& c) {
     // Every live link is a candidate: when a guard's congestion hits the whole active set at
     // once, the way out is often a link that was idle.
     const auto upLinks = c.groups.upLinks();
-    const auto ackRoundTrip = fastestRoundTrip(c, upLinks);
-    std::vector<Candidate> candidates;
-    for (LinkId link : upLinks)
-        candidates.push_back({link,
-                              expectedDelay(c, link, ackRoundTrip, tuning_.ackSlack)
-                                  .value_or(tuning_.unmeasuredDelay),
-                              c.groups.lastUsed(link).value_or(Time::min())});
+    learn(c, upLinks);
     LinkSelection s;
-    if (candidates.empty())
+    if (upLinks.empty())
         return s;
-    // Best expected delay first; among links within a few ms of each other, the least recently
-    // used, which spreads load and keeps every good link measured.
-    constexpr Millis kTie{8};
-    std::sort(candidates.begin(), candidates.end(), [&](const Candidate& a, const Candidate& b) {
-        const auto qa = a.delay / kTie, qb = b.delay / kTie;
-        if (qa != qb)
-            return qa < qb;
-        return a.lastUsed < b.lastUsed;
+    std::vector<Candidate> candidates;
+    candidates.reserve(upLinks.size());
+    for (LinkId link : upLinks)
+        candidates.push_back(
+            {link, tails_.tail(c.now, link), c.groups.lastUsed(link).value_or(Time::min())});
+    std::sort(candidates.begin(), candidates.end(), [](const Candidate& a, const Candidate& b) {
+        return a.tail != b.tail ? a.tail < b.tail : a.lastUsed < b.lastUsed;
     });
-    auto it = std::find_if(candidates.begin(), candidates.end(),
-                           [&](const Candidate& cand) { return cand.link != c.previousLink; });
-    if (it == candidates.end())
-        it = candidates.begin();
-    s.add(it->link);
+
+    // Never the previous packet's link while another is up (its record carries this frame's
+    // predecessor); the link before that only when it is clearly better than a third stream.
+    // Among links about equally good, the least prone to spike with the previous packets' links,
+    // then the least recently used, so the good links take turns and stay measured.
+    const auto cost = [&](const Candidate& cand) {
+        return double(cand.tail.count()) + diversityCost(cand.link) +
+               (cand.link == recent_[1] ? double(tuning_.reusePenalty.count()) : 0.0);
+    };
+    const Candidate* chosen = nullptr;
+    double chosenCost = 0;
+    for (const Candidate& cand : candidates) {
+        if (cand.link == recent_[0] && candidates.size() > 1)
+            continue;
+        const double v = cost(cand);
+        const bool better = !chosen || v < chosenCost - double(tuning_.tieMargin.count()) ||
+                            (v <= chosenCost + double(tuning_.tieMargin.count()) &&
+                             cand.lastUsed < chosen->lastUsed);
+        if (better) {
+            chosen = &cand;
+            chosenCost = v;
+        }
+    }
+    s.add(chosen->link);
 
     credit_ = std::min(credit_ + tuning_.duplicateBudget, 4.0);
-    // Trouble: even the link chosen, the best one usable now, is slow. A second copy on the next
-    // best link then hedges against a spike that is building up on both.
-    const bool trouble = it->delay > tuning_.troubleMargin;
-    if (trouble && credit_ >= 1.0 && candidates.size() > 1) {
-        // The best other link, even the previous packet's: the piggyback rule (a frame never
-        // twice on one link) is kept per record by the sender.
-        const auto second =
-            std::find_if(candidates.begin(), candidates.end(),
-                         [&](const Candidate& cand) { return !s.contains(cand.link); });
+    // Trouble: the chosen link, the best choice there is, has a bad tail. A second copy on the
+    // link that spikes least with it hedges against the spike building up again; elsewhere a
+    // copy buys little, so the budget is kept for these moments.
+    if (chosen->tail > tuning_.troubleMargin && credit_ >= 1.0 && candidates.size() > 1) {
+        const Candidate* second = nullptr;
+        double best = 0;
+        for (const Candidate& cand : candidates) {
+            if (cand.link == chosen->link)
+                continue;
+            const bool together =
+                tails_.coSpiking(cand.link, chosen->link) >= tuning_.coSpikeEvidence;
+            const double v = double(cand.tail.count()) + (together ? tuning_.coSpikePenaltyMs : 0);
+            if (!second || v < best) {
+                second = &cand;
+                best = v;
+            }
+        }
         s.add(second->link);
         credit_ -= 1.0;
     }
+    recent_ = {chosen->link, recent_[0]};
     return s;
 }
 

@@ -1,25 +1,38 @@
-// OnionVoice's own scheduling policy. It ranks and picks links by measured one-way delay instead
-// of reorder counts, reacts to a stalled link as soon as a record on it is overdue, never puts two
-// consecutive packets on one link (so a frame and its piggybacked copy never share a TCP stream),
-// and sends a second copy of a packet only while even the best usable link is slow, within a small
-// budget of extra cells.
+// OnionVoice's own scheduling policy, built for a robust tail rather than a low median:
+//  - tail rule: a link is judged by the largest delay known for it over the last second (the
+//    peer's reports, our view of the reverse direction, overdue acknowledgements; one round trip
+//    late) less a slack, never by a lucky newest sample alone;
+//  - rotation: each packet goes to a link with one of the smallest tails, never to the previous
+//    packet's link, and to the one before only when a third link is clearly worse, so a frame and
+//    its two piggybacked copies travel on different TCP streams; equally good links take turns;
+//  - diversity: among those, the link least prone to spike together with the links of the
+//    previous packets (learnt from simultaneous delay excursions: links behind one guard do);
+//  - a second copy only while the chosen link's tail is bad, within a small cell budget.
 #pragma once
 
+#include "LinkTails.h"
 #include "SchedulingPolicy.h"
 
 namespace onionvoice::multipath {
 
 struct AdaptiveTuning {
     // Extra copies allowed, as a fraction of packets (the cell budget above one cell per packet).
-    double duplicateBudget = 0.04;
-    // The chosen link is in trouble when its expected delay exceeds the fastest path by this much.
-    Millis troubleMargin{120};
+    double duplicateBudget = 0.045;
+    // Cost added to the link of the packet before the previous one: a third stream keeps a frame's
+    // three copies apart unless it is this much slower.
+    Millis reusePenalty{18};
+    // Links whose costs differ by less than this count as equally good (then: least recently used).
+    Millis tieMargin{8};
+    // Cost added to a link that spikes together with the previous packet's link (half for the
+    // packet before), once the co-spiking ratio (LinkTails::coSpiking) reaches the evidence level.
+    double coSpikePenaltyMs = 40;
+    double coSpikeEvidence = 0.3;
+    // A second copy is sent while the chosen link's tail exceeds this.
+    Millis troubleMargin{100};
     // Grace beyond the fastest round trip before an unacknowledged record counts as overdue: the
     // peer acknowledges only with its next record, one packet period later at most.
     Millis ackSlack{60};
-    // Assumed delay (above the fastest path) of a link without any measurement: a good link's,
-    // so idle links get tried as soon as the measured ones do worse than that.
-    Millis unmeasuredDelay{60};
+    TailSettings tails{};
 };
 
 class AdaptivePolicy final : public SchedulingPolicy {
@@ -29,9 +42,21 @@ public:
     std::optional<double> rankKey(const std::optional<LinkScore>& score) const override;
     LinkSelection select(const SchedulingContext& context) override;
 
+    const LinkTails& tails() const { return tails_; }
+
 private:
+    struct Candidate {
+        LinkId link;
+        Millis tail;
+        Time lastUsed;
+    };
+    void learn(const SchedulingContext& c, std::span<const LinkId> upLinks);
+    double diversityCost(LinkId link) const;
+
     AdaptiveTuning tuning_;
-    double credit_ = 0; // duplicate copies that may still be sent
+    LinkTails tails_;
+    std::array<LinkId, 2> recent_{kNoLink, kNoLink}; // links of the last two packets, newest first
+    double credit_ = 0;                              // duplicate copies that may still be sent
 };
 
 } // namespace onionvoice::multipath

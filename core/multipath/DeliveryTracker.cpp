@@ -1,6 +1,8 @@
 // Per-link acknowledgement bookkeeping of the sender.
 #include "DeliveryTracker.h"
 
+#include <algorithm>
+
 namespace onionvoice::multipath {
 
 void DeliveryTracker::onSent(Time now, LinkId link, std::uint32_t txSeq) {
@@ -12,13 +14,15 @@ void DeliveryTracker::onSent(Time now, LinkId link, std::uint32_t txSeq) {
         q.pop_front();
 }
 
-void DeliveryTracker::onAcknowledged(LinkId link, std::uint16_t newestLow16) {
+void DeliveryTracker::onAcknowledged(LinkId link, std::uint8_t newestLow8) {
     if (link >= kMaxLinks)
         return;
     auto& q = outstanding_[link];
-    // Modular comparison: the acknowledgement covers a record when the record is not newer.
-    while (!q.empty() && std::uint16_t(newestLow16 - std::uint16_t(q.front().txSeq)) < 0x8000)
-        q.pop_front();
+    const auto covered = std::find_if(q.rbegin(), q.rend(), [newestLow8](const Sent& s) {
+        return std::uint8_t(s.txSeq) == newestLow8;
+    });
+    if (covered != q.rend())
+        q.erase(q.begin(), covered.base());
 }
 
 void DeliveryTracker::resetLink(LinkId link) {

@@ -1,7 +1,7 @@
 // Sender-side view of delivery: which records each link has delivered, from the peer's per-link
-// acknowledgements (LinkScoreReport::newestTxSeq). A link is one TCP stream, so one number per
-// link acknowledges everything sent on it before. What stays unacknowledged for long shows a
-// stalled link even when the peer has no other record from us to notice the gap by.
+// acknowledgements (LinkScoreReport::newestTxSeq, low 8 bits). A link is one TCP stream, so one
+// number per link acknowledges everything sent on it before. What stays unacknowledged for long
+// shows a stalled link even when the peer has no other record from us to notice the gap by.
 #pragma once
 
 #include "Types.h"
@@ -16,8 +16,10 @@ namespace onionvoice::multipath {
 class DeliveryTracker {
 public:
     void onSent(Time now, LinkId link, std::uint32_t txSeq);
-    // The peer received everything up to the transmission whose low 16 bits are `newestLow16`.
-    void onAcknowledged(LinkId link, std::uint16_t newestLow16);
+    // The peer received everything up to the transmission whose low 8 bits are `newestLow8`: the
+    // newest record outstanding on the link with those bits (a link carries about a third of the
+    // records, so 256 transmissions are several seconds of it).
+    void onAcknowledged(LinkId link, std::uint8_t newestLow8);
     void resetLink(LinkId link);
     // How long the oldest unacknowledged record on the link has been waiting; nullopt if none.
     std::optional<Millis> oldestUnacknowledged(Time now, LinkId link) const;

@@ -170,9 +170,9 @@ std::optional<LinkScore> LinkMonitor::remoteScore(Time now, LinkId link) const {
     const LinkState& state = links_[link];
     if (!state.remote || now - state.remoteAt > window_)
         return std::nullopt;
-    return LinkScore{double(state.remote->reorder) / kReorderUnitsPerRecord,
-                     fromDelayUnits(state.remote->windowDelay),
-                     fromDelayUnits(state.remote->currentDelay)};
+    // The wire carries the current delay only; the window's largest is the sender's to keep.
+    const Millis current = fromDelayUnits(state.remote->currentDelay);
+    return LinkScore{double(state.remote->reorder) / kReorderUnitsPerRecord, current, current};
 }
 
 std::optional<LinkScore> LinkMonitor::score(Time now, LinkId link) const {
@@ -192,8 +192,7 @@ std::vector<LinkScoreReport> LinkMonitor::localReports(Time now) const {
         const auto s = localScore(now, link);
         if (newest && s)
             reports.push_back({link, saturate8(s->reorder * kReorderUnitsPerRecord),
-                               delayUnits(s->windowDelay), delayUnits(s->currentDelay),
-                               std::uint16_t(*newest)});
+                               delayUnits(s->currentDelay), std::uint8_t(*newest)});
     }
     return reports;
 }

@@ -17,7 +17,8 @@ namespace onionvoice::multipath {
 // A link's merged score. Lower is better for every field.
 struct LinkScore {
     double reorder = 0;    // mean out-of-order count per record over the window (records)
-    Millis windowDelay{};  // largest relative one-way delay over the window
+    Millis windowDelay{};  // largest relative one-way delay over the window (local measures; the
+                           // peer reports only its current delay, so remote = current)
     Millis currentDelay{}; // latest relative one-way delay, or how long a record is overdue
 };
 

@@ -70,21 +70,26 @@ bool MultipathEndpoint::buildRecord(Time now, LinkId link, std::span<const Frame
     r.freshFrames = std::uint8_t(fresh.size());
     const std::uint32_t newest = fresh.back().seq;
     // Older frames, newest first, that this link has not carried yet and that can still be
-    // played; as many as fit in what would otherwise be padding.
+    // played; as many as fit in what would otherwise be padding, at full size while they fit,
+    // then as their reduced encoding.
     for (auto it = recent_.rbegin(); it != recent_.rend(); ++it) {
         if (it->linkMask & (1u << link) || now - it->firstSent > config_.frameLifetime ||
             newest - it->frame.seq > 255)
             continue;
-        if (cost(it->frame) > room)
+        const Frame* copy = &it->frame;
+        if (cost(*copy) > room)
+            copy = &it->reduced;
+        if (copy->data.empty() || cost(*copy) > room)
             break;
-        room -= cost(it->frame);
-        r.frames.push_back(it->frame);
+        room -= cost(*copy);
+        r.frames.push_back(*copy);
         it->linkMask |= 1u << link;
     }
     return encodeRecord(r, out);
 }
 
-std::vector<OutgoingRecord> MultipathEndpoint::sendPacket(Time now, std::span<const Frame> fresh) {
+std::vector<OutgoingRecord> MultipathEndpoint::sendPacket(Time now, std::span<const Frame> fresh,
+                                                          std::span<const Frame> reduced) {
     maybeRerank(now);
     std::vector<OutgoingRecord> out;
     if (fresh.empty())
@@ -109,8 +114,13 @@ std::vector<OutgoingRecord> MultipathEndpoint::sendPacket(Time now, std::span<co
     else
         previousLink_ = out.front().link;
     counters_.recordsSent += out.size();
-    for (const Frame& f : fresh)
-        recent_.push_back({f, now, freshMask});
+    for (const Frame& f : fresh) {
+        const auto match = std::find_if(reduced.begin(), reduced.end(),
+                                        [&f](const Frame& r) { return r.seq == f.seq; });
+        Frame small = match != reduced.end() ? *match : Frame{f.seq, {}};
+        small.quality = FrameQuality::Reduced;
+        recent_.push_back({f, std::move(small), now, freshMask});
+    }
     while (!recent_.empty() && now - recent_.front().firstSent > config_.frameLifetime)
         recent_.pop_front();
     return out;

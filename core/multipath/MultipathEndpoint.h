@@ -43,9 +43,12 @@ public:
     void linkUp(LinkId link);
     void linkDown(LinkId link);
 
-    // One packet period of fresh audio (frames newest last, consecutive sequence numbers).
+    // One packet period of fresh audio (frames newest last, consecutive sequence numbers) and,
+    // optionally, the codec's reduced (low-bitrate) encoding of the same frames, which later
+    // records carry when the full frame no longer fits next to the fresh audio.
     // Returns the records to write, each to its link.
-    std::vector<OutgoingRecord> sendPacket(Time now, std::span<const Frame> fresh);
+    std::vector<OutgoingRecord> sendPacket(Time now, std::span<const Frame> fresh,
+                                           std::span<const Frame> reduced = {});
 
     // Takes one record read from `link`. On a decode error nothing changes and the error is
     // returned: the caller closes that link (a garbled stream cannot be resynchronised).
@@ -62,6 +65,7 @@ public:
 private:
     struct SentFrame {
         Frame frame;
+        Frame reduced; // empty data when the codec made none
         Time firstSent;
         std::uint32_t linkMask = 0; // links that already carried a copy
     };

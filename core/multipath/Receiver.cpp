@@ -12,16 +12,25 @@ void Receiver::onRecord(Time now, LinkId link, const Record& record,
             continue;
         }
         std::uint32_t& slot = seenPlusOne_[f.seq % kWindow];
+        FrameQuality& quality = seenQuality_[f.seq % kWindow];
+        const CopyKind copy = i < record.freshFrames ? CopyKind::Fresh : CopyKind::Piggybacked;
         if (slot == f.seq + 1) {
-            ++counters_.duplicates;
+            if (quality == FrameQuality::Reduced && f.quality == FrameQuality::Full) {
+                quality = FrameQuality::Full;
+                ++counters_.upgrades;
+                out.push_back({f.seq, now, link, copy, f.quality, f.data});
+            } else {
+                ++counters_.duplicates;
+            }
             continue;
         }
         slot = f.seq + 1;
+        quality = f.quality;
         if (!newest_ || f.seq > *newest_)
             newest_ = f.seq;
-        const CopyKind copy = i < record.freshFrames ? CopyKind::Fresh : CopyKind::Piggybacked;
         ++(copy == CopyKind::Fresh ? counters_.freshFirst : counters_.piggybackedFirst);
-        out.push_back({f.seq, now, link, copy, f.data});
+        counters_.reducedFirst += f.quality == FrameQuality::Reduced ? 1 : 0;
+        out.push_back({f.seq, now, link, copy, f.quality, f.data});
     }
 }
 

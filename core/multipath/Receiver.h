@@ -1,5 +1,7 @@
-// Receive side of the multipath engine: the first copy of each audio frame wins, later copies are
-// dropped, and each frame is handed on once with its arrival time.
+// Receive side of the multipath engine: the first copy of each audio frame wins and later copies
+// are dropped, except that a full copy arriving after a reduced one is handed on as an upgrade
+// (the jitter buffer plays it if it is still in time). Each frame is handed on with its arrival
+// time.
 #pragma once
 
 #include "Record.h"
@@ -19,6 +21,7 @@ struct ReceivedFrame {
     Time arrival{};
     LinkId link = kNoLink;
     CopyKind copy = CopyKind::Fresh;
+    FrameQuality quality = FrameQuality::Full;
     std::vector<std::uint8_t> data;
 };
 
@@ -26,7 +29,9 @@ struct ReceiverCounters {
     std::uint64_t freshFirst = 0;       // frames whose first copy was their own packet's
     std::uint64_t piggybackedFirst = 0; // frames first delivered as a piggybacked copy
     std::uint64_t duplicates = 0;
-    std::uint64_t stale = 0; // too old to tell whether it was seen: dropped
+    std::uint64_t reducedFirst = 0; // frames first delivered as a reduced copy
+    std::uint64_t upgrades = 0;     // full copies handed on after a reduced one
+    std::uint64_t stale = 0;        // too old to tell whether it was seen: dropped
 };
 
 class Receiver {
@@ -38,6 +43,7 @@ public:
 private:
     static constexpr std::size_t kWindow = 4096;
     std::array<std::uint32_t, kWindow> seenPlusOne_{};
+    std::array<FrameQuality, kWindow> seenQuality_{};
     std::optional<std::uint32_t> newest_;
     ReceiverCounters counters_;
 };

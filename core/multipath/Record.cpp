@@ -49,18 +49,21 @@ bool encodeRecord(const Record& r, RecordBytes& out) {
         ok = ok && w.u8(link);
     ok = ok && w.u8(std::uint8_t(r.scores.size()));
     for (const LinkScoreReport& s : r.scores)
-        ok = ok && validLink(s.link) && w.u8(s.link) && w.u8(s.reorder) && w.u8(s.windowDelay) &&
-             w.u8(s.currentDelay) && w.u16(s.newestTxSeq);
+        ok = ok && validLink(s.link) && w.u8(s.link) && w.u8(s.reorder) && w.u8(s.currentDelay) &&
+             w.u8(s.newestTxSeq);
     const std::uint32_t newest = r.frames.front().seq;
     ok = ok && w.u32(newest) && w.u8(std::uint8_t(r.frames.size())) && w.u8(r.freshFrames);
     std::uint32_t previousBack = 0;
     for (std::size_t i = 0; ok && i < r.frames.size(); ++i) {
         const Frame& f = r.frames[i];
         const std::uint32_t back = newest - f.seq;
-        if (back > 255 || (i > 0 && back <= previousBack) || f.data.size() > 0xFFFF)
+        if (back > 255 || (i > 0 && back <= previousBack) || f.data.size() > kMaxFrameBytes ||
+            (i < r.freshFrames && f.quality != FrameQuality::Full))
             return false;
         previousBack = back;
-        ok = w.u8(std::uint8_t(back)) && w.u16(std::uint16_t(f.data.size())) && w.bytes(f.data);
+        const auto reducedBit = std::uint16_t(f.quality == FrameQuality::Reduced ? 0x8000 : 0);
+        ok = w.u8(std::uint8_t(back)) && w.u16(std::uint16_t(f.data.size()) | reducedBit) &&
+             w.bytes(f.data);
     }
     if (!ok)
         return false;
@@ -100,8 +103,7 @@ DecodeResult decodeRecord(std::span<const std::uint8_t> bytes) {
         return fail(RecordError::TooManyScores);
     r.scores.resize(scoreCount);
     for (LinkScoreReport& s : r.scores) {
-        if (!(in.u8(s.link) && in.u8(s.reorder) && in.u8(s.windowDelay) && in.u8(s.currentDelay) &&
-              in.u16(s.newestTxSeq)))
+        if (!(in.u8(s.link) && in.u8(s.reorder) && in.u8(s.currentDelay) && in.u8(s.newestTxSeq)))
             return fail(RecordError::Truncated);
         if (!validLink(s.link))
             return fail(RecordError::BadLinkId);
@@ -114,7 +116,8 @@ DecodeResult decodeRecord(std::span<const std::uint8_t> bytes) {
         return fail(RecordError::NoFrames);
     r.frames.resize(frameCount);
     int previousBack = -1;
-    for (Frame& f : r.frames) {
+    for (std::size_t i = 0; i < r.frames.size(); ++i) {
+        Frame& f = r.frames[i];
         std::uint8_t back = 0;
         std::uint16_t length = 0;
         if (!(in.u8(back) && in.u16(length)))
@@ -123,6 +126,10 @@ DecodeResult decodeRecord(std::span<const std::uint8_t> bytes) {
             return fail(RecordError::BadFrameOrder);
         previousBack = back;
         f.seq = newest - back;
+        f.quality = (length & 0x8000) != 0 ? FrameQuality::Reduced : FrameQuality::Full;
+        length &= kMaxFrameBytes;
+        if (i < r.freshFrames && f.quality != FrameQuality::Full)
+            return fail(RecordError::NoFrames);
         if (!in.bytes(length, f.data))
             return fail(RecordError::Truncated);
     }

@@ -34,31 +34,37 @@ enum class RecordType : std::uint8_t {
     Audio = 1,
 };
 
-// One link's score as measured by the side that sends it, in wire units:
+// One link's score as measured by the side that sends it, in wire units, 4 bytes in all (12
+// reports take 48 bytes, which leaves room for a third frame in a record at 32 kbit/s):
 //  - reorder: DONAR's out-of-order metric, the mean number of records that arrived before a
 //    record on this link although sent after it, over the last window; in 1/16 of a record,
 //    saturating at 255.
-//  - windowDelay / currentDelay: relative one-way delay in units of 4 ms (saturating at 255,
-//    i.e. ≥ 1020 ms), counted above the fastest record seen on any link in the last minute.
-//    windowDelay is the largest over the last window, currentDelay the latest sample or, when a
-//    record sent on the link is overdue, how long it has been overdue.
-//  - newestTxSeq: low 16 bits of the newest transmission received on the link. A link is one TCP
+//  - currentDelay: relative one-way delay in units of 4 ms (saturating at 255, i.e. ≥ 1020 ms),
+//    counted above the fastest record seen on any link in the last minute: the latest sample or,
+//    when a record sent on the link is overdue, how long it has been overdue. (The sender keeps
+//    the history of these reports itself, so the window's largest delay needs no byte.)
+//  - newestTxSeq: low 8 bits of the newest transmission received on the link. A link is one TCP
 //    stream, so this acknowledges every earlier record sent on it: the sender learns which of its
-//    links have stalled even when it sends nothing on any healthy link.
+//    links have stalled even when it sends nothing on any healthy link. The sender matches the 8
+//    bits against the transmissions it still has outstanding on that link.
 struct LinkScoreReport {
     LinkId link = kNoLink;
     std::uint8_t reorder = 0;
-    std::uint8_t windowDelay = 0;
     std::uint8_t currentDelay = 0;
-    std::uint16_t newestTxSeq = 0;
+    std::uint8_t newestTxSeq = 0;
     friend bool operator==(const LinkScoreReport&, const LinkScoreReport&) = default;
 };
 inline constexpr std::uint8_t kReorderUnitsPerRecord = 16;
 inline constexpr int kDelayUnitMs = 4;
 
+// A piggybacked frame that does not fit at full size may travel as its reduced encoding (a
+// low-bitrate copy of the same audio made by the codec): lower quality, but there in time.
+enum class FrameQuality : std::uint8_t { Full, Reduced };
+
 struct Frame {
     std::uint32_t seq = 0;
     std::vector<std::uint8_t> data;
+    FrameQuality quality = FrameQuality::Full;
     friend bool operator==(const Frame&, const Frame&) = default;
 };
 
@@ -81,9 +87,10 @@ struct Record {
 
 // Sizes used by the sender to decide how many frames fit.
 inline constexpr std::size_t kFixedHeaderSize = 1 + 4 + 4 + 4 + 2 + kHistoryLength + 1;
-inline constexpr std::size_t kScoreEntrySize = 6;
+inline constexpr std::size_t kScoreEntrySize = 4;
 inline constexpr std::size_t kFramesHeaderSize = 4 + 1 + 1;
-inline constexpr std::size_t kFrameEntryOverhead = 1 + 2;
+inline constexpr std::size_t kFrameEntryOverhead = 1 + 2; // back, length (top bit: reduced)
+inline constexpr std::size_t kMaxFrameBytes = 0x7FFF;
 constexpr std::size_t frameSpace(std::size_t scoreCount) {
     return kPlainRecordSize - kFixedHeaderSize - scoreCount * kScoreEntrySize - kFramesHeaderSize;
 }

@@ -26,6 +26,7 @@ struct DirectionResult {
     std::uint64_t cellsSent = 0;
     std::uint64_t freshFirst = 0;
     std::uint64_t piggybackedFirst = 0;
+    std::uint64_t reducedFirst = 0; // frames whose first copy was a reduced (low-bitrate) one
 };
 
 struct CallResult {

@@ -63,17 +63,20 @@ private slots:
         const auto& d = r.ab.frameDelayMs;
         QCOMPARE(d[487], 500.0);     // sent at 19480, arrives at 19980
         QVERIFY(std::isinf(d[488])); // sent at 19520, still in flight at 20000
-        QVERIFY(std::isinf(d[544])); // sent at 21760, no link, too old at 22000 + 160
+        QVERIFY(std::isinf(d[543])); // sent at 21720, no link, too old at 22000 + 120
         // Frames made while no link was up ride, newest first, in the first records on the new
-        // link as long as they are younger than the frame lifetime.
+        // link as long as they are younger than the frame lifetime: one at full size, one
+        // reduced in each record (22000: 549, 548; 22040: 547, 546; 22080: 545, 544).
         QCOMPARE(d[549], 540.0);
-        QCOMPARE(d[548], 620.0);
-        QCOMPARE(d[545], 860.0);
+        QCOMPARE(d[548], 580.0);
+        QCOMPARE(d[547], 660.0);
+        QCOMPARE(d[545], 780.0);
+        QCOMPARE(d[544], 820.0);
         QCOMPARE(d[550], 500.0); // sent at 22000 on the replacement
         const DirectionStats s = directionStats(r.ab, 40, r.durationMs);
         QVERIFY(s.dropped);
         QVERIFY(!s.acceptable);
-        QCOMPARE(s.lostPct, 100.0 * 57 / 750);
+        QCOMPARE(s.lostPct, 100.0 * 56 / 750); // 488–543
     }
 
     void everyPolicyDeliversEverythingOnCleanLinks() {

@@ -1,4 +1,4 @@
-// Unit tests of DeliveryTracker: per-link cumulative acknowledgements, 16-bit wrap, reset.
+// Unit tests of DeliveryTracker: per-link cumulative acknowledgements of 8 bits, wrap, reset.
 #include "multipath/DeliveryTracker.h"
 
 #include <QTest>
@@ -25,14 +25,26 @@ private slots:
         QCOMPARE(*t.oldestUnacknowledged(500ms, 2), 420ms);
     }
 
-    void sixteenBitWrap() {
+    void eightBitWrap() {
         DeliveryTracker t;
-        t.onSent(0ms, 0, 0xFFFE);
-        t.onSent(1ms, 0, 0x10001);
-        t.onAcknowledged(0, 0xFFFF);
+        t.onSent(0ms, 0, 0x1FE);
+        t.onSent(1ms, 0, 0x201);
+        t.onAcknowledged(0, 0xFE);
         QCOMPARE(*t.oldestUnacknowledged(2ms, 0), 1ms);
-        t.onAcknowledged(0, 0x0001);
+        t.onAcknowledged(0, 0x01);
         QVERIFY(!t.oldestUnacknowledged(2ms, 0).has_value());
+    }
+
+    void acknowledgementMatchesTheNewestOutstandingRecord() {
+        // 8 bits name a record among those outstanding on the link; the newest one with those
+        // bits is meant (older ones would have been acknowledged long before).
+        DeliveryTracker t;
+        t.onSent(0ms, 4, 0x305);
+        t.onSent(10ms, 4, 0x340);
+        t.onSent(20ms, 4, 0x405);
+        t.onSent(30ms, 4, 0x406);
+        t.onAcknowledged(4, 0x05);
+        QCOMPARE(*t.oldestUnacknowledged(100ms, 4), 70ms);
     }
 
     void resetAndOutOfRange() {

@@ -26,6 +26,36 @@ Frame audio(std::uint32_t seq) {
 class EndpointTest : public QObject {
     Q_OBJECT
 private slots:
+    void threeFramesRideWithTwelveScoreReportsAtThirtyTwoKbit() {
+        // A's records reach B on all 12 links, so B reports on 12 links in every record. At
+        // 32 kbit/s and 40 ms (160-byte frames) B's third record still carries its fresh frame,
+        // the previous one and a reduced copy of the one before.
+        auto a = endpoint("adaptive");
+        auto b = endpoint("alternate");
+        std::vector<ReceivedFrame> delivered;
+        for (std::uint32_t seq = 0; seq < 24; ++seq) {
+            const Frame f = audio(seq);
+            for (const auto& out : a->sendPacket(Millis(40 * seq), std::span(&f, 1)))
+                QCOMPARE(b->receive(Millis(40 * seq + 100), out.link, out.bytes, delivered),
+                         RecordError::None);
+        }
+        Record last;
+        for (std::uint32_t seq = 0; seq < 3; ++seq) {
+            const Frame f = audio(seq);
+            const Frame reduced{seq, std::vector<std::uint8_t>(53, 1), FrameQuality::Reduced};
+            const auto out =
+                b->sendPacket(Millis(1000 + 40 * seq), std::span(&f, 1), std::span(&reduced, 1));
+            QCOMPARE(out.size(), std::size_t(1));
+            last = decodeRecord(out[0].bytes).record;
+        }
+        QCOMPARE(last.scores.size(), std::size_t(12));
+        QCOMPARE(last.frames.size(), std::size_t(3));
+        QCOMPARE(last.frames[0], audio(2));
+        QCOMPARE(last.frames[1], audio(1));
+        QCOMPARE(last.frames[2].seq, 0u);
+        QCOMPARE(last.frames[2].quality, FrameQuality::Reduced);
+    }
+
     void alternatePiggybacksThePreviousFrameOnAnotherLink() {
         auto a = endpoint("alternate");
         std::vector<OutgoingRecord> sent;

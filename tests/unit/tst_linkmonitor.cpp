@@ -95,7 +95,7 @@ private slots:
         LinkMonitor m(2000ms);
         Record r = peerRecord(0, 0);
         // The peer measured our direction on link 3 (reorder 2, delay 80 ms) and link 7.
-        r.scores = {{3, 2 * kReorderUnitsPerRecord, 20, 20, 0}, {7, 0, 10, 5, 0}};
+        r.scores = {{3, 2 * kReorderUnitsPerRecord, 20, 0}, {7, 0, 5, 0}};
         m.onRecord(100ms, 3, r);
         m.onRecord(140ms, 3, peerRecord(1, 0)); // relative delay 40 ms locally
         // Link 3: both views → average; link 7: remote only; link 9: none.
@@ -108,7 +108,7 @@ private slots:
         const auto reports = m.localReports(140ms);
         QCOMPARE(reports.size(), std::size_t(1));
         QCOMPARE(reports[0].link, LinkId(3));
-        QCOMPARE(reports[0].newestTxSeq, std::uint16_t(1));
+        QCOMPARE(reports[0].newestTxSeq, std::uint8_t(1));
         QCOMPARE(reports[0].currentDelay, std::uint8_t(10));
     }
 

@@ -1,9 +1,12 @@
 // Unit tests of the scheduling policies: simple, torfone, alternate and double-send as DONAR
-// describes them, and the adaptive policy's avoidance of stalled links and its duplicate budget.
+// describes them, and the adaptive policy's rules: stalled links avoided, links judged by their
+// tail, links that spike together kept apart, copies only in trouble and within budget.
 #include "multipath/AdaptivePolicy.h"
 #include "multipath/SchedulingPolicy.h"
 
 #include <QTest>
+#include <array>
+#include <set>
 
 using namespace onionvoice::multipath;
 using namespace std::chrono_literals;
@@ -114,11 +117,83 @@ private slots:
         w.delivery.onSent(100ms, 0, 7);
         AdaptivePolicy p;
         QCOMPARE(w.pick(p, 1000ms), ids({1}));
-        QCOMPARE(w.pick(p, 1000ms, 1), ids({2}));
-        // Once acknowledged, link 0 is as good as link 1 again and, less recently used, wins.
+        QCOMPARE(w.pick(p, 1040ms, 1), ids({2}));
+        // Acknowledged at last: the stall stays in link 0's tail for a second, then it is as
+        // good as link 1 again and, less recently used, takes its turn.
         w.delivery.onAcknowledged(0, 7);
-        w.groups.markUsed(900ms, 1);
-        QCOMPARE(w.pick(p, 1000ms), ids({0}));
+        QVERIFY(w.pick(p, 1080ms, 2) != ids({0}));
+        for (LinkId l = 0; l < 4; ++l)
+            w.monitor.onRecord(Millis(2100 + delays[l]), l, peerRecord(4 + l, 1950, 1800));
+        QCOMPARE(w.pick(p, 2200ms, 1), ids({0}));
+    }
+
+    void adaptiveJudgesLinksByTheirTailNotTheNewestSample() {
+        // The peer reports our direction's delays; records travel on link 3 (reported slow).
+        World w(4);
+        AdaptivePolicy p;
+        std::uint32_t tx = 0;
+        const auto report = [&](Time now, std::array<int, 4> delayMs) {
+            Record r = peerRecord(tx++, std::uint32_t(toWholeMillis(now)), kNoEcho);
+            for (LinkId l = 0; l < 4; ++l)
+                r.scores.push_back({l, 0, std::uint8_t(delayMs[l] / kDelayUnitMs), 0});
+            w.monitor.onRecord(now, 3, r);
+        };
+        // Link 0 had a 300 ms spike; its newest delay is the best of all, link 1 is steady.
+        report(1000ms, {300, 60, 60, 400});
+        w.pick(p, 1000ms);
+        std::set<LinkId> used;
+        for (int i = 1; i <= 8; ++i) {
+            const Time now = 1000ms + Millis(100 * i);
+            report(now, {8, 60, 60, 400});
+            for (LinkId l : w.pick(p, now))
+                used.insert(l);
+        }
+        QVERIFY(!used.contains(0)); // a newest-sample rule would have used it at once
+        QVERIFY(!used.contains(3));
+        // A second after the spike, link 0's tail is its newest delay: it takes its turns.
+        for (int i = 1; i <= 4; ++i) {
+            const Time now = 2000ms + Millis(100 * i);
+            report(now, {8, 60, 60, 400});
+            for (LinkId l : w.pick(p, now))
+                used.insert(l);
+        }
+        QVERIFY(used.contains(0));
+    }
+
+    void adaptiveKeepsLinksThatSpikeTogetherApart() {
+        // Links 0 and 1 spike together (one guard); link 2 spikes alone. All three are equally
+        // fast otherwise. Once that is learnt, a packet on 0 or 1 is never followed by one on
+        // the other: the piggybacked copy must not sit in the same spike.
+        World w(4);
+        AdaptivePolicy p;
+        std::uint32_t tx = 0;
+        const auto report = [&](Time now, std::array<int, 4> delayMs) {
+            Record r = peerRecord(tx++, std::uint32_t(toWholeMillis(now)), kNoEcho);
+            for (LinkId l = 0; l < 4; ++l)
+                r.scores.push_back({l, 0, std::uint8_t(delayMs[l] / kDelayUnitMs), 0});
+            w.monitor.onRecord(now, 3, r);
+        };
+        Time now = 1000ms;
+        for (int round = 0; round < 60; ++round, now += 100ms) {
+            const bool guardSpike = round % 6 == 0, ownSpike = round % 6 == 3;
+            report(now, {guardSpike ? 300 : 20, guardSpike ? 300 : 20, ownSpike ? 300 : 20, 800});
+            w.pick(p, now);
+        }
+        QVERIFY(p.tails().coSpiking(0, 1) > 2 * p.tails().coSpiking(0, 2));
+        // Calm for longer than the tail window, then consecutive packets.
+        for (int i = 0; i < 15; ++i, now += 100ms) {
+            report(now, {20, 20, 20, 800});
+            w.pick(p, now);
+        }
+        LinkId previous = kNoLink;
+        for (int i = 0; i < 12; ++i, now += 40ms) {
+            report(now, {20, 20, 20, 800});
+            const auto s = w.pick(p, now);
+            QCOMPARE(s.size(), std::size_t(1));
+            const bool together = (previous == 0 && s[0] == 1) || (previous == 1 && s[0] == 0);
+            QVERIFY2(!together, qPrintable(QString("%1 after %2").arg(s[0]).arg(previous)));
+            previous = s[0];
+        }
     }
 
     void adaptiveCopiesOnlyInTroubleAndWithinBudget_data() {

@@ -17,10 +17,11 @@ Record sampleRecord() {
     r.history.fill(kNoLink);
     r.history[0] = 3;
     r.history[1] = 11;
-    r.scores = {{0, 16, 10, 12, 4463}, {3, 0, 255, 7, 1}};
+    r.scores = {{0, 16, 12, 0x6F}, {3, 0, 255, 1}};
     r.freshFrames = 1;
     r.frames = {{501, std::vector<std::uint8_t>(160, 0xAB)},
-                {500, std::vector<std::uint8_t>(160, 0xCD)}};
+                {500, std::vector<std::uint8_t>(160, 0xCD)},
+                {499, std::vector<std::uint8_t>(53, 0xEF), FrameQuality::Reduced}};
     return r;
 }
 
@@ -50,16 +51,37 @@ private slots:
         QVERIFY(d.record == r);
     }
 
-    void twoPacketsOfDefaultAudioFitWithTwelveScores() {
-        // 32 kbit/s × 40 ms = 160 bytes of fresh audio; the previous packet rides along.
-        const std::size_t perFrame = kFrameEntryOverhead + 160;
-        QVERIFY(2 * perFrame <= frameSpace(12));
-        QVERIFY(3 * perFrame > frameSpace(12));
+    void threeFramesAtThirtyTwoKbitWithTwelveScores() {
+        // 32 kbit/s × 40 ms = 160 bytes of fresh audio. Three full frames (489 bytes) cannot fit
+        // in 474 whatever the layout; the fresh frame, the previous one and a reduced copy of the
+        // one before (a third of the bitrate) do, next to 12 score reports of 4 bytes.
+        QCOMPARE(kScoreEntrySize, std::size_t(4));
+        const std::size_t full = kFrameEntryOverhead + 160;
+        const std::size_t reduced = kFrameEntryOverhead + 160 / 3;
+        QVERIFY(2 * full + reduced <= frameSpace(12));
+        QVERIFY(3 * full > kPlainRecordSize);
+        Record r = sampleRecord();
+        r.scores.clear();
+        for (LinkId l = 0; l < 12; ++l)
+            r.scores.push_back({l, 0, 20, std::uint8_t(l)});
+        const auto bytes = encoded(r);
+        const DecodeResult d = decodeRecord(bytes);
+        QCOMPARE(d.error, RecordError::None);
+        QCOMPARE(d.record.frames.size(), std::size_t(3));
+        QCOMPARE(d.record.frames[2].quality, FrameQuality::Reduced);
+        QVERIFY(d.record == r);
     }
 
     void refusesWhatDoesNotFit() {
         Record r = sampleRecord();
         r.frames.push_back({499, std::vector<std::uint8_t>(400, 1)});
+        RecordBytes out{};
+        QVERIFY(!encodeRecord(r, out));
+    }
+
+    void refusesAReducedFreshFrame() {
+        Record r = sampleRecord();
+        r.frames[0].quality = FrameQuality::Reduced;
         RecordBytes out{};
         QVERIFY(!encodeRecord(r, out));
     }
@@ -84,7 +106,9 @@ private slots:
         QTest::newRow("score link") << firstScore << 200 << int(RecordError::BadLinkId);
         QTest::newRow("no frames") << framesHeader + 4 << 0 << int(RecordError::NoFrames);
         QTest::newRow("fresh > count") << framesHeader + 5 << 3 << int(RecordError::NoFrames);
-        QTest::newRow("frame length") << framesHeader + 7 << 0xFF << int(RecordError::Truncated);
+        QTest::newRow("frame length") << framesHeader + 7 << 0x7F << int(RecordError::Truncated);
+        QTest::newRow("reduced fresh frame")
+            << framesHeader + 7 << 0x80 << int(RecordError::NoFrames);
         QTest::newRow("padding") << int(kPlainRecordSize) - 1 << 1
                                  << int(RecordError::NonZeroPadding);
     }

@@ -1,0 +1,82 @@
+// Link tails and co-spiking (see LinkTails.h).
+#include "LinkTails.h"
+
+#include <algorithm>
+
+namespace onionvoice::multipath {
+namespace {
+
+// The baseline follows a link's delay down at once and up slowly, so a spike stands out from it
+// for its whole length while a lasting change of route is absorbed within seconds.
+constexpr double kBaselineRise = 0.003;
+
+// Smoothing prior of the co-spiking ratio: links seen spiking together once are not yet a pair.
+constexpr double kPairPrior = 2.0;
+
+} // namespace
+
+LinkTails::LinkTails(TailSettings settings)
+    : settings_(settings) {}
+
+void LinkTails::observe(Time now, LinkId link, Millis delay) {
+    if (link >= kMaxLinks)
+        return;
+    Link& l = links_[link];
+    l.recent.push_back({now, delay});
+    while (!l.recent.empty() && l.recent.front().at <= now - settings_.window)
+        l.recent.pop_front();
+    Millis largest{0};
+    for (const Observation& o : l.recent)
+        largest = std::max(largest, o.delay);
+    l.lastTail = std::max(delay, largest - settings_.slack);
+    l.lastHeard = now;
+    const double ms = double(delay.count());
+    l.baselineMs = l.baselineMs < 0 || ms < l.baselineMs
+                       ? ms
+                       : l.baselineMs + kBaselineRise * (ms - l.baselineMs);
+    l.spiking = ms > l.baselineMs + double(settings_.excursion.count());
+}
+
+void LinkTails::updatePairs(Time now) {
+    std::array<bool, kMaxLinks> fresh{};
+    for (std::size_t i = 0; i < kMaxLinks; ++i)
+        fresh[i] = links_[i].lastTail && now - links_[i].lastHeard <= settings_.fresh;
+    for (std::size_t i = 0; i < kMaxLinks; ++i) {
+        if (!fresh[i])
+            continue;
+        for (std::size_t j = i + 1; j < kMaxLinks; ++j) {
+            if (!fresh[j])
+                continue;
+            const bool a = links_[i].spiking, b = links_[j].spiking;
+            both_[i][j] = both_[i][j] * settings_.pairMemory + (a && b ? 1 : 0);
+            either_[i][j] = either_[i][j] * settings_.pairMemory + (a || b ? 1 : 0);
+        }
+    }
+}
+
+void LinkTails::forget(LinkId link) {
+    if (link >= kMaxLinks)
+        return;
+    links_[link] = Link{};
+    for (std::size_t i = 0; i < kMaxLinks; ++i) {
+        const auto [lo, hi] = std::minmax<std::size_t>(i, link);
+        both_[lo][hi] = either_[lo][hi] = 0;
+    }
+}
+
+Millis LinkTails::tail(Time now, LinkId link) const {
+    if (link >= kMaxLinks || !links_[link].lastTail)
+        return settings_.unmeasured;
+    const Link& l = links_[link];
+    return now - l.lastHeard <= settings_.window ? *l.lastTail
+                                                 : std::min(*l.lastTail, settings_.unmeasured);
+}
+
+double LinkTails::coSpiking(LinkId a, LinkId b) const {
+    if (a >= kMaxLinks || b >= kMaxLinks || a == b)
+        return a == b ? 1.0 : 0.0;
+    const auto [lo, hi] = std::minmax(a, b);
+    return both_[lo][hi] / (either_[lo][hi] + kPairPrior);
+}
+
+} // namespace onionvoice::multipath

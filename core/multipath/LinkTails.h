@@ -1,0 +1,62 @@
+// What the adaptive policy has learnt about each link's delay: the delays it came to know (one
+// round trip late, from the peer's reports and the acknowledgements), their tail (the largest over
+// a recent window), and which links suffer together (co-spiking), learnt from delay excursions
+// that happen at the same time.
+#pragma once
+
+#include "Types.h"
+
+#include <array>
+#include <deque>
+#include <optional>
+
+namespace onionvoice::multipath {
+
+struct TailSettings {
+    Millis window{1000};       // the tail is the largest delay known over this window ...
+    Millis slack{80};          // ... less this much, and never less than the newest delay known
+    Millis fresh{200};         // an observation this recent counts for co-spiking
+    Millis excursion{50};      // above the link's own baseline: a spike
+    double pairMemory = 0.998; // per observation round: about 500 rounds (20 s at 40 ms)
+    // Assumed for a link never heard of, or unheard for longer than the window (if its last tail
+    // was worse): a good link's delay, so idle links get tried again once the measured ones do
+    // worse than that.
+    Millis unmeasured{60};
+};
+
+class LinkTails {
+public:
+    explicit LinkTails(TailSettings settings = {});
+
+    // The delay of `link` as known at `now` (relative to the fastest path).
+    void observe(Time now, LinkId link, Millis delay);
+    // Updates the co-spiking statistics from the observations made at `now`; call once per
+    // packet after observing every link.
+    void updatePairs(Time now);
+    void forget(LinkId link);
+
+    // The link's tail: the largest delay known over the window less the slack, at least the
+    // newest; `unmeasured` (or less) for a link unheard for longer than the window.
+    Millis tail(Time now, LinkId link) const;
+    // How often the two links were in a spike together, among the times either was (0 … 1).
+    double coSpiking(LinkId a, LinkId b) const;
+
+private:
+    struct Observation {
+        Time at;
+        Millis delay;
+    };
+    struct Link {
+        std::deque<Observation> recent;
+        std::optional<Millis> lastTail;
+        Time lastHeard{};
+        double baselineMs = -1;
+        bool spiking = false;
+    };
+    TailSettings settings_;
+    std::array<Link, kMaxLinks> links_{};
+    std::array<std::array<double, kMaxLinks>, kMaxLinks> both_{};
+    std::array<std::array<double, kMaxLinks>, kMaxLinks> either_{};
+};
+
+} // namespace onionvoice::multipath
