@@ -43,6 +43,18 @@ Record peerRecord(std::uint32_t txSeq, std::uint32_t sendMs, std::uint32_t echoM
     return r;
 }
 
+// The peer's reports of our direction's delays on links 0–3, carried by its records on link 3.
+struct PeerReports {
+    World& world;
+    std::uint32_t tx = 0;
+    void operator()(Time now, std::array<int, 4> delayMs) {
+        Record r = peerRecord(tx++, std::uint32_t(toWholeMillis(now)), kNoEcho);
+        for (LinkId l = 0; l < 4; ++l)
+            r.scores.push_back({l, 0, std::uint8_t(delayMs[l] / kDelayUnitMs), 0});
+        world.monitor.onRecord(now, 3, r);
+    }
+};
+
 } // namespace
 
 class PoliciesTest : public QObject {
@@ -131,13 +143,7 @@ private slots:
         // The peer reports our direction's delays; records travel on link 3 (reported slow).
         World w(4);
         AdaptivePolicy p;
-        std::uint32_t tx = 0;
-        const auto report = [&](Time now, std::array<int, 4> delayMs) {
-            Record r = peerRecord(tx++, std::uint32_t(toWholeMillis(now)), kNoEcho);
-            for (LinkId l = 0; l < 4; ++l)
-                r.scores.push_back({l, 0, std::uint8_t(delayMs[l] / kDelayUnitMs), 0});
-            w.monitor.onRecord(now, 3, r);
-        };
+        PeerReports report{w};
         // Link 0 had a 300 ms spike; its newest delay is the best of all, link 1 is steady.
         report(1000ms, {300, 60, 60, 400});
         w.pick(p, 1000ms);
@@ -166,13 +172,7 @@ private slots:
         // the other: the piggybacked copy must not sit in the same spike.
         World w(4);
         AdaptivePolicy p;
-        std::uint32_t tx = 0;
-        const auto report = [&](Time now, std::array<int, 4> delayMs) {
-            Record r = peerRecord(tx++, std::uint32_t(toWholeMillis(now)), kNoEcho);
-            for (LinkId l = 0; l < 4; ++l)
-                r.scores.push_back({l, 0, std::uint8_t(delayMs[l] / kDelayUnitMs), 0});
-            w.monitor.onRecord(now, 3, r);
-        };
+        PeerReports report{w};
         Time now = 1000ms;
         for (int round = 0; round < 60; ++round, now += 100ms) {
             const bool guardSpike = round % 6 == 0, ownSpike = round % 6 == 3;
