@@ -112,7 +112,17 @@ LinkSelection AdaptivePolicy::select(const SchedulingContext& c) {
     // Trouble: the chosen link, the best choice there is, has a bad tail. A second copy on the
     // link that spikes least with it hedges against the spike building up again; elsewhere a
     // copy buys little, so the budget is kept for these moments.
-    if (chosen->tail > tuning_.troubleMargin && credit_ >= 1.0 && candidates.size() > 1) {
+    // Or a spike has just begun on a link that carried one of the last packets: the frames it
+    // holds (and, if the spike is a guard's, those on the links behind the same guard) now rely
+    // on their piggybacked copies, so this record goes out twice.
+    const auto justHit = [&](const Candidate& cand) {
+        const auto start = tails_.spikeStart(cand.link);
+        return start && c.now - *start <= tuning_.onsetWindow &&
+               c.now - cand.lastUsed <= tuning_.recentUse;
+    };
+    const bool onset = std::any_of(candidates.begin(), candidates.end(), justHit);
+    if ((chosen->tail > tuning_.troubleMargin || onset) && credit_ >= 1.0 &&
+        candidates.size() > 1) {
         const Candidate* second = nullptr;
         double best = 0;
         for (const Candidate& cand : candidates) {

@@ -29,6 +29,11 @@ struct AdaptiveTuning {
     double coSpikeEvidence = 0.3;
     // A second copy is sent while the chosen link's tail exceeds this.
     Millis troubleMargin{100};
+    // How long after a spike begins on a recently used link second copies are sent.
+    Millis onsetWindow{200};
+    // ... if the link carried a packet this recently (about a round trip: its frames are in the
+    // spike).
+    Millis recentUse{700};
     // Grace beyond the fastest round trip before an unacknowledged record counts as overdue: the
     // peer acknowledges only with its next record, one packet period later at most.
     Millis ackSlack{60};

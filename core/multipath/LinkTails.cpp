@@ -34,7 +34,12 @@ void LinkTails::observe(Time now, LinkId link, Millis delay) {
     l.baselineMs = l.baselineMs < 0 || ms < l.baselineMs
                        ? ms
                        : l.baselineMs + kBaselineRise * (ms - l.baselineMs);
-    l.spiking = ms > l.baselineMs + double(settings_.excursion.count());
+    const bool spiking = ms > l.baselineMs + double(settings_.excursion.count());
+    if (spiking && !l.spiking)
+        l.spikeStart = now;
+    else if (!spiking)
+        l.spikeStart.reset();
+    l.spiking = spiking;
 }
 
 void LinkTails::updatePairs(Time now) {
@@ -55,8 +60,8 @@ void LinkTails::updatePairs(Time now) {
 }
 
 void LinkTails::forget(LinkId link) {
-    if (link >= kMaxLinks)
-        return;
+    if (link >= kMaxLinks || !links_[link].lastTail)
+        return; // nothing learnt (pairs need an observation too)
     links_[link] = Link{};
     for (std::size_t i = 0; i < kMaxLinks; ++i) {
         const auto [lo, hi] = std::minmax<std::size_t>(i, link);
@@ -70,6 +75,10 @@ Millis LinkTails::tail(Time now, LinkId link) const {
     const Link& l = links_[link];
     return now - l.lastHeard <= settings_.window ? *l.lastTail
                                                  : std::min(*l.lastTail, settings_.unmeasured);
+}
+
+std::optional<Time> LinkTails::spikeStart(LinkId link) const {
+    return link < kMaxLinks ? links_[link].spikeStart : std::nullopt;
 }
 
 double LinkTails::coSpiking(LinkId a, LinkId b) const {

@@ -40,6 +40,8 @@ public:
     Millis tail(Time now, LinkId link) const;
     // How often the two links were in a spike together, among the times either was (0 … 1).
     double coSpiking(LinkId a, LinkId b) const;
+    // When the link's current spike was first seen; nullopt while it is not in one.
+    std::optional<Time> spikeStart(LinkId link) const;
 
 private:
     struct Observation {
@@ -52,6 +54,7 @@ private:
         Time lastHeard{};
         double baselineMs = -1;
         bool spiking = false;
+        std::optional<Time> spikeStart;
     };
     TailSettings settings_;
     std::array<Link, kMaxLinks> links_{};
