@@ -196,6 +196,30 @@ private slots:
         }
     }
 
+    void adaptiveCopiesWhenASpikeBeginsOnARecentLink() {
+        // Calm links: one copy per packet, none extra. Then the link of the last packet is
+        // reported in a spike: the next packet goes out twice, because the frames on that link
+        // now depend on their piggybacked copies.
+        World w(4);
+        AdaptivePolicy p;
+        PeerReports report{w};
+        Time now = 1000ms;
+        LinkId last = kNoLink;
+        for (int i = 0; i < 40; ++i, now += 40ms) {
+            report(now, {20, 20, 20, 800});
+            const auto s = w.pick(p, now, last);
+            QCOMPARE(s.size(), std::size_t(1));
+            w.groups.markUsed(now, s[0]);
+            last = s[0];
+        }
+        std::array<int, 4> spike{20, 20, 20, 800};
+        spike[last] = 300;
+        report(now, spike);
+        const auto s = w.pick(p, now, last);
+        QCOMPARE(s.size(), std::size_t(2));
+        QVERIFY(!std::count(s.begin(), s.end(), last));
+    }
+
     void adaptiveCopiesOnlyInTroubleAndWithinBudget_data() {
         QTest::addColumn<int>("fastest"); // relative delay of the two best links (ms)
         QTest::addColumn<bool>("trouble");
