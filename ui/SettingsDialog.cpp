@@ -99,11 +99,12 @@ SettingsDialog::SettingsDialog(const AppSettings& current, SettingsEnvironment e
     bridges_->setPlaceholderText(tr("One bridge per line, e.g.\nobfs4 192.0.2.1:443 "
                                     "FINGERPRINT cert=… iat-mode=0"));
     bridges_->setPlainText(current.bridgeLines.join('\n'));
-    bridges_->setMaximumHeight(90);
+    bridges_->setMaximumHeight(70);
     bridgeError_ = new QLabel(this);
     bridgeError_->setObjectName(QStringLiteral("bridgeError"));
     bridgeError_->setWordWrap(true);
     bridgeError_->setStyleSheet(QStringLiteral("color: #b00020;"));
+    bridgeError_->setVisible(false);
     auto* transports = new QLabel(
         tr("obfs4: %1. snowflake: %2.")
             .arg(environment_.obfs4Executable.isEmpty() ? tr("not installed")
@@ -146,7 +147,9 @@ SettingsDialog::SettingsDialog(const AppSettings& current, SettingsEnvironment e
     auto* pathRow = new QHBoxLayout;
     pathRow->addWidget(torPath_, 1);
     pathRow->addWidget(browse);
-    torForm->addRow(tr("tor &executable:"), pathRow);
+    auto* torPathLabel = new QLabel(tr("tor &executable:"), this);
+    torPathLabel->setBuddy(torPath_);
+    torForm->addRow(torPathLabel, pathRow);
 
     problem_ = new QLabel(this);
     problem_->setObjectName(QStringLiteral("settingsProblem"));
@@ -232,6 +235,7 @@ void SettingsDialog::accept() {
     const QString bridgeError =
         s.useBridges ? checkBridges(s.bridgeLines, environment_) : QString();
     bridgeError_->setText(bridgeError);
+    bridgeError_->setVisible(!bridgeError.isEmpty());
     // The hotline's service lives in its own tor's files, where client keys are not offered.
     const QString problem =
         s.preset == tor::SecurityPreset::OneWayHotline &&

@@ -1,7 +1,9 @@
 // onionvoice-screenshots: runs the demo app (GuiApp, as `onionvoice --testnet` composes it) and
 // photographs it with QWidget::grab(): the main window once online, the call window's dashboard
 // in the middle of a call to the first contact (the echo contact), and the incoming-call prompt
-// when a second party (an engine in this process) calls. Used by tests/ui/screenshots.sh.
+// when a second party (an engine in this process) calls; then the settings and the sound test.
+// Used by tests/ui/screenshots.sh.
+#include "DeviceSoundCheck.h"
 #include "GuiApp.h"
 #include "media/WavFileBackend.h"
 #include "tor/TorLauncher.h"
@@ -101,6 +103,21 @@ int main(int argc, char** argv) {
     });
     const int callSeconds = parser.value(seconds).toInt();
 
+    // The settings and the sound test, as the menu opens them.
+    const auto saveDialogs = [&] {
+        ui::SettingsDialog settings(ui::AppSettings{}, gui::GuiApp::environment(), window);
+        settings.show();
+        QCoreApplication::processEvents();
+        save(&settings, outDir.filePath("settings.png"));
+        gui::DeviceSoundCheck check({}, {});
+        ui::SoundTestDialog sound(&check,
+                                  QStringLiteral("Microphone: system default · Speaker: "
+                                                 "system default"),
+                                  window);
+        sound.show();
+        QCoreApplication::processEvents();
+        save(&sound, outDir.filePath("sound-test.png"));
+    };
     const auto incoming = [&] {
         say("waiting for an incoming call");
         caller.dial(host->address());
@@ -112,7 +129,10 @@ int main(int argc, char** argv) {
                 QTimer::singleShot(1500, [&] {
                     save(window->incomingCallDialog(), outDir.filePath("incoming-call.png"));
                     window->incomingCallDialog()->reject();
-                    QTimer::singleShot(1000, [] { QCoreApplication::quit(); });
+                    QTimer::singleShot(1000, [&] {
+                        saveDialogs();
+                        QCoreApplication::quit();
+                    });
                 });
             },
             90s, QStringLiteral("the incoming call"));
