@@ -118,7 +118,7 @@ LinkSelection AdaptivePolicy::select(const SchedulingContext& c) {
     const auto justHit = [&](const Candidate& cand) {
         const auto start = tails_.spikeStart(cand.link);
         return start && c.now - *start <= tuning_.onsetWindow &&
-               c.now - cand.lastUsed <= tuning_.recentUse;
+               cand.lastUsed >= c.now - tuning_.recentUse;
     };
     const bool onset = std::any_of(candidates.begin(), candidates.end(), justHit);
     if ((chosen->tail > tuning_.troubleMargin || onset) && credit_ >= 1.0 &&
