@@ -88,6 +88,7 @@ private:
     void onEvent(const TorEvent& event);
     void applyBootstrapPhase(const QByteArray& text);
     QString controlPortFile() const;
+    QString cookieFile() const;
 
     TorLaunchConfig config_;
     State state_ = State::NotStarted;
