@@ -3,7 +3,15 @@
 
 #include "ImpairControl.h"
 
+#include <sys/resource.h>
+#include <unistd.h>
+
 namespace onionvoice::cli {
+namespace {
+
+constexpr int kRelayNice = -10;
+
+} // namespace
 
 std::unique_ptr<ImpairRelay> ImpairRelay::start(const QString& tracePath, int slotCount,
                                                 const QString& controlPath, QString* error) {
@@ -26,6 +34,11 @@ std::unique_ptr<ImpairRelay> ImpairRelay::start(const QString& tracePath, int sl
     QMetaObject::invokeMethod(
         relay->impairer_,
         [&] {
+            // The relay is a measuring instrument: on a busy machine its timers must not wait
+            // behind the engine or a compiler. A higher priority needs CAP_SYS_NICE; without it
+            // the relay runs as it is (its lateness is in `stats` either way).
+            if (setpriority(PRIO_PROCESS, id_t(gettid()), kRelayNice) != 0)
+                qWarning("impairment relay: running at normal priority (no CAP_SYS_NICE)");
             ok = relay->impairer_->listen(error) && relay->control_->listen(controlPath, error);
             relay->ports_ = relay->impairer_->ports();
         },
