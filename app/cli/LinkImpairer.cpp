@@ -229,11 +229,11 @@ void LinkImpairer::release() {
             // Only the head may go: order within a stream is kept (head-of-line blocking).
             while (!pipe->queue.empty() && pipe->queue.front().release <= now) {
                 out->write(pipe->queue.front().bytes);
+                const auto due = std::max(pipe->queue.front().release, pipe->lastDue);
+                pipe->lastDue = due;
                 if (lateness_.size() == kLatenessSamples)
                     lateness_.erase(lateness_.begin(), lateness_.begin() + kLatenessSamples / 2);
-                lateness_.push_back(
-                    std::chrono::duration<double, std::milli>(now - pipe->queue.front().release)
-                        .count());
+                lateness_.push_back(std::chrono::duration<double, std::milli>(now - due).count());
                 pipe->queue.pop_front();
             }
         }

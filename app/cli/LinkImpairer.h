@@ -66,6 +66,9 @@ private:
     struct Pipe {
         std::deque<Chunk> queue;
         std::uint64_t bytes = 0;
+        // When the last chunk was due, head-of-line blocking included: a chunk waiting behind a
+        // slower one is on time when it leaves right after it.
+        Clock::time_point lastDue{};
     };
     struct Stream {
         int slot = 0;
