@@ -192,17 +192,21 @@ class RelayKill(RelayFault):
 
 
 class GuardKill(RelayKill):
-    """The node the most of the caller's call circuits enter the network at. The private network's
-    clients run with UseEntryGuards 0 (tests/testnet: guards on an 8-node network make circuits
-    fail), so the caller's entry relays stand for its guards."""
+    """The relay the most of the caller's call circuits enter the network at. The private network's
+    clients run with UseEntryGuards 0 (tests/testnet: guards on a network this small make circuits
+    fail), so the caller's entry relays stand for its guards. Plain relays only: the authorities
+    are this network's only directory servers and HSDirs, which a guard of the real network is
+    not; killing one tests the network's directory, not the call."""
     name = "guard_kill"
 
     def target(self):
         circuits = self.run.call_circuits()["caller"]
-        entries = torfaults.entry_load(self.run.network, circuits)
+        relays = {n.nick for n in self.run.network.relays()}
+        entries = [(count, nick) for nick, count in
+                   torfaults.entry_load(self.run.network, circuits).items() if nick in relays]
         if not entries:
-            raise RuntimeError("the caller has no call circuits")
-        nick, count = entries.most_common(1)[0]
+            raise RuntimeError("no plain relay is an entry of the caller's call circuits")
+        count, nick = max(entries)
         self.details.update(target=nick, caller_circuits_entering_there=count,
                             caller_circuits=len(circuits))
         return nick
@@ -264,11 +268,30 @@ class CallerTorRestart(Fault):
     name = "tor_restart"
 
     def inject(self):
-        pid = torfaults.AppTor(self.run.caller_dir).pid()
+        tor = torfaults.AppTor(self.run.caller_dir)
+        pid = tor.pid()
         if not pid:
             raise RuntimeError("the caller's tor is not running")
         self.details["killed_tor_pid"] = pid
+        killed = time.monotonic()
         os.kill(pid, signal.SIGKILL)
+        threading.Thread(target=self.watch_restart, args=(tor, pid, killed), daemon=True).start()
+
+    def watch_restart(self, tor, old_pid, killed):
+        """How long until the engine's new tor is up again (bootstrapped), whatever the call does:
+        tells a slow tor from a call that does not use it."""
+        deadline = killed + 60
+        while time.monotonic() < deadline:
+            pid = tor.pid()
+            if pid and pid != old_pid:
+                try:
+                    phase = tor.getinfo("status/bootstrap-phase")[0]
+                except (OSError, RuntimeError, ConnectionError, IndexError):
+                    phase = ""
+                if "PROGRESS=100" in phase:
+                    self.details["tor_back_s"] = round(time.monotonic() - killed, 1)
+                    return
+            time.sleep(0.2)
 
     def criteria(self, result):
         # Either outcome is a correct one; which one happened, and why, is in the report.
