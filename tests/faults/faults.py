@@ -130,6 +130,7 @@ class Fault:
     name = ""
     single_relay = False
     uses_link_relay = False
+    call_after_fault_s = 0  # the call lasts at least this long after the fault
 
     def __init__(self, run):
         self.run = run
@@ -302,6 +303,8 @@ class PeerKill(Fault):
     """The callee's machine vanishes: SIGKILL of its onionvoice-cli (its tor, owned by it, goes
     too). The caller must end with network-failure within the engine's network-loss timeout."""
     name = "peer_kill"
+    # The caller's own hang-up must not come before the network-loss timeout it is judged by.
+    call_after_fault_s = NETWORK_LOSS_TIMEOUT_S + 10
 
     def inject(self):
         self.details["killed_pid"] = self.run.callee.proc.pid
@@ -332,6 +335,7 @@ class FaultRun:
         self.caller_dir = os.path.join(self.dir, "caller")
         self.speech = speech
         self.fault = fault_class(self)
+        self.seconds = max(args.seconds, int(args.fault_at + self.fault.call_after_fault_s))
         self.callee = self.caller = None
 
     @property
@@ -365,7 +369,7 @@ class FaultRun:
                                           os.path.join(self.dir, "callee-heard.wav")] +
                                self.common(self.callee_dir), self.dir)
         ready = self.callee.wait_event(lambda e: e.get("event") == "ready", 90, "its service")
-        caller_args = [cli, "call", ready["address"], "--seconds", str(self.args.seconds),
+        caller_args = [cli, "call", ready["address"], "--seconds", str(self.seconds),
                        "--record", os.path.join(self.dir, "caller-heard.wav")]
         if self.fault.uses_link_relay:
             caller_args += ["--impair", self.flat_trace(), "--impair-control", self.impair_socket]
@@ -389,9 +393,9 @@ class FaultRun:
         """Follows the call to its end; returns each instance's fd count 3 s before the planned end
         (the call's links all open again, nothing closing yet)."""
         fds = {}
-        sample_at = fault_time + (self.args.seconds - self.args.fault_at) - 3
+        sample_at = fault_time + (self.seconds - self.args.fault_at) - 3
         diagnose_at = fault_time + 10
-        deadline = fault_time + self.args.seconds + NETWORK_LOSS_TIMEOUT_S + 30
+        deadline = fault_time + self.seconds + NETWORK_LOSS_TIMEOUT_S + 30
         while self.caller.proc.poll() is None and time.monotonic() < deadline:
             if diagnose_at and time.monotonic() >= diagnose_at:
                 diagnose_at = None
@@ -473,7 +477,7 @@ class FaultRun:
             "leftover_processes": sorted({name for _, name in leftovers}),
             "ended_after_fault_s": round(end_time - fault_time, 1) if end_time else None,
             "policy": self.args.policy,
-            "seconds": self.args.seconds,
+            "seconds": self.seconds,
             "fault_at_s": self.args.fault_at,
             "caller_receives": per_side.get("caller"),
             "callee_receives": per_side.get("callee"),
