@@ -556,7 +556,8 @@ def main():
     root = args.network or os.path.join(args.workdir, "network")
     if own_network:
         subprocess.run([sys.executable, os.path.join(SOURCE, "tests", "testnet", "testnet.py"),
-                        "up", root, "--relays", str(args.relays), "--watch-pid", str(os.getpid())],
+                        "up", root, "--relays", str(args.relays), "--watch-pid", str(os.getpid()),
+                        "--ready-timeout", "400"],
                        check=True,
                        stdout=subprocess.DEVNULL)
     failed = False

@@ -372,7 +372,7 @@ def up(args):
             wait_until(lambda n=node: os.path.exists(os.path.join(n.dir, "control_auth_cookie")),
                        NODE_START_TIMEOUT, f"{node.nick} to start (see {node.dir}/notice.log)")
         wait_until(lambda: all(consensus_complete(a, len(servers)) for a in auths),
-                   READY_TIMEOUT, "a consensus listing every relay")
+                   args.ready_timeout, "a consensus listing every relay")
         consensus = time.monotonic()
         clients = [n for n in nodes if n.kind == "client"]
         if clients:
@@ -522,6 +522,9 @@ def main():
                       help="stop the network when this process dies (default: the parent of up; "
                            "0: never)")
     p_up.add_argument("--lifetime", type=float, default=3600.0)
+    p_up.add_argument("--ready-timeout", type=float, default=READY_TIMEOUT,
+                      help="seconds to wait for a consensus listing every relay (a relay that "
+                           "missed the first vote is listed at the next, up to 5 minutes later)")
     for name in ("down", "status"):
         p = sub.add_parser(name)
         p.add_argument("dir")
