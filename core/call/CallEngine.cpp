@@ -10,8 +10,10 @@
 #include <QDateTime>
 #include <QDir>
 #include <QLoggingCategory>
+#include <QPointer>
 
-Q_LOGGING_CATEGORY(lcCall, "onionvoice.call")
+// Never an address or a key in the log; debug output is off unless enabled (QT_LOGGING_RULES).
+Q_LOGGING_CATEGORY(lcCall, "onionvoice.call", QtInfoMsg)
 
 namespace onionvoice::call {
 namespace {
@@ -20,7 +22,19 @@ using namespace std::chrono_literals;
 
 constexpr auto kTickInterval = 10ms;
 constexpr int kTicksPerStatistics = 25; // four snapshots a second
-constexpr auto kMaxClockSkew = 10min;
+// Freshness of a Hello. Clocks of caller and callee may differ this much (the Hello's time is to
+// the minute); a Hello outside it is refused, and within it each (caller, nonce) is accepted once
+// (HelloReplayCache). We chose this over a callee challenge (a nonce of ours that the caller's
+// signature must cover before we ring, SIGMA-style): a replayed Hello can only ring, never make a
+// call (the replayer lacks the caller's ephemeral secret, and the Accept's keys depend on it), and
+// the cache stops the ringing without a further round trip over tor in every call's setup. What
+// remains: the cache lives in memory, so right after a restart of the callee a Hello captured
+// less than two minutes before could ring once more.
+constexpr auto kMaxClockSkew = 2min;
+constexpr auto kReplayWindow = 2 * kMaxClockSkew + 1min;
+constexpr std::size_t kReplayCacheCapacity = 4096;
+// Callers whose ring rate is tracked (EngineConfig::defence); the quietest is forgotten first.
+constexpr std::size_t kRateLimitedCallers = 256;
 constexpr auto kLingerBeforeClose = 300ms; // lets the last records reach tor before closing
 
 EndReason endReasonFor(RefusalReason reason) {
@@ -51,10 +65,14 @@ CallEngine::CallEngine(EngineConfig config, QObject* parent)
     : QObject(parent)
     , config_(std::move(config))
     , contacts_(QDir(config_.dataDirectory).filePath(QStringLiteral("contacts.json")))
-    , incoming_(config_.linkProofTimeout, [this](const net::OnionLink* link) {
-        return call_ &&
-               std::find(call_->links.begin(), call_->links.end(), link) != call_->links.end();
-    }) {
+    , incoming_(IncomingLimits{config_.linkProofTimeout, config_.defence.maxUnprovenLinks,
+                               config_.defence.maxDecoyRings},
+                refusals_)
+    , replayCache_(kReplayWindow, kReplayCacheCapacity)
+    , ringsPerCaller_(config_.defence.ringsPerCallerPerMinute,
+                      config_.defence.ringsPerCallerPerMinute, kRateLimitedCallers) {
+    monotonic_.start();
+    contacts_.setChangeListener([this] { onContactsChanged(); });
     qRegisterMetaType<CallStatistics>();
     tick_.setTimerType(Qt::PreciseTimer);
     tick_.setInterval(kTickInterval);
@@ -80,6 +98,12 @@ bool CallEngine::start(QString* error) {
     const auto loaded = contacts_.load();
     if (!loaded.message.isEmpty())
         emit errorOccurred(loaded.message);
+    if (loaded.lost > 0 && config_.unknownCallers == UnknownCallers::Ring) {
+        // Entries were lost, blocks among them perhaps: fail closed until the user decides.
+        config_.unknownCallers = UnknownCallers::Refuse;
+        emit errorOccurred(QStringLiteral("Some contacts could not be read, so callers who are "
+                                          "not in your contacts are refused for now."));
+    }
 
     if (config_.preset == tor::SecurityPreset::OneWayHotline &&
         config_.access == ServiceAccess::ContactsOnly) {
@@ -93,9 +117,24 @@ bool CallEngine::start(QString* error) {
     hostConfig.extraTorrcLines = config_.extraTorrcLines;
     hostConfig.preset = config_.preset;
     hostConfig.servicePort = config_.servicePort;
-    if (config_.access == ServiceAccess::ContactsOnly)
+    if (config_.access == ServiceAccess::ContactsOnly) {
+        hostConfig.access = tor::OnionService::Access::ClientAuthOnly;
         hostConfig.clientAuthPublicKeys = allowedClientKeys();
-    return host_.start(hostConfig, error);
+    }
+    if (!host_.start(hostConfig, error))
+        return false;
+    if (config_.access == ServiceAccess::ContactsOnly && hostConfig.clientAuthPublicKeys.isEmpty())
+        emit errorOccurred(QStringLiteral(
+            "Contacts-only: no contact holds an access key yet, so your address is not "
+            "published until one does (it would be open to everyone)."));
+    return true;
+}
+
+// The allowlist is read again after every change of the book: a removed or blocked contact
+// loses access at once (the service is published again with the new set of client keys).
+void CallEngine::onContactsChanged() {
+    if (config_.access == ServiceAccess::ContactsOnly && host_.service())
+        host_.service()->setClientAuthPublicKeys(allowedClientKeys());
 }
 
 void CallEngine::stop() {
@@ -154,8 +193,10 @@ void CallEngine::dial(const QString& address) {
     setCallState(CallState::Dialing);
     armTimeout(config_.dialTimeout, EndReason::Unreachable);
 
-    call_->pool = createOutgoingPool({launcher->socksPort(), check.address, config_.servicePort,
-                                      config_.parameters.links, config_.slotSocksPorts},
+    const QPointer<tor::TorLauncher> tor = launcher;
+    call_->pool = createOutgoingPool({[tor] { return tor ? tor->socksPort() : quint16(0); },
+                                      check.address, config_.servicePort, config_.parameters.links,
+                                      config_.slotSocksPorts},
                                      this);
     connect(call_->pool, &net::LinkPool::linkUp, this, &CallEngine::onPoolLinkUp);
     connect(call_->pool, &net::LinkPool::linkDown, this, &CallEngine::onPoolLinkDown);
@@ -215,6 +256,7 @@ void CallEngine::onCallerHandshake(const HandshakeMessage& message) {
             return;
         }
         call_->keys = deriveCallKeys(Role::Caller, *call_->ephemeral, call_->hello, *accept);
+        call_->ephemeral.reset(); // the keys exist: the ephemeral secret is no longer needed
         if (!call_->keys) {
             end(EndReason::ProtocolError);
             return;
@@ -235,25 +277,64 @@ void CallEngine::refuseIncoming(net::OnionLink* link, const QString& peer, Refus
     emit callRefused(peer, local);
 }
 
+Millis CallEngine::monotonicNow() const {
+    return Millis(monotonic_.elapsed());
+}
+
+// Who may ring. Strangers (callers who are not contacts) and blocked callers learn nothing about
+// our state: a blocked caller hears the same as a stranger, and a stranger calling while we are
+// busy hears it ring unanswered, exactly as when we are idle and do not pick up. Contacts are
+// trusted with "busy" (and the UI gets a missed-call notice through callRefused); a contact's
+// call also displaces a stranger's that is still ringing.
 void CallEngine::onIncomingHello(net::OnionLink* link, const Hello& hello) {
     if (const auto bad = verifyHello(hello, address(), unixNow(), kMaxClockSkew)) {
-        qCWarning(lcCall) << "refusing a call:" << *bad;
-        refuseIncoming(link, hello.caller, RefusalReason::BadRequest, EndReason::ProtocolError);
+        qCInfo(lcCall) << "refusing a call:" << *bad;
+        ++refusals_.badHellos;
+        // The caller's address is unverified here: it never reaches the UI.
+        refuseIncoming(link, QString(), RefusalReason::BadRequest, EndReason::ProtocolError);
+        return;
+    }
+    if (!replayCache_.remember(hello.caller, hello.nonce, monotonicNow())) {
+        ++refusals_.replayedHellos;
+        qCInfo(lcCall) << "dropping a replayed hello";
+        discard(link);
         return;
     }
     const auto contact = contacts_.find(hello.caller);
-    if (contact && contact->blocked) {
+    const bool trusted = contact && !contact->blocked;
+    if (!ringsPerCaller_.allow(hello.caller, monotonicNow()) ||
+        (!trusted && !strangerRings_.take(monotonicNow(), config_.defence.strangerRingsPerMinute,
+                                          config_.defence.strangerRingsPerMinute))) {
+        ++refusals_.rateLimitedRings;
+        discard(link);
+        return;
+    }
+    if (!trusted && config_.unknownCallers == UnknownCallers::Refuse) {
+        ++refusals_.notAccepted;
         refuseIncoming(link, hello.caller, RefusalReason::NotAccepted, EndReason::NotAccepted);
         return;
     }
-    if (!contact && config_.unknownCallers == UnknownCallers::Refuse) {
-        refuseIncoming(link, hello.caller, RefusalReason::NotAccepted, EndReason::NotAccepted);
+    if (!trusted && (call_ || contact)) {
+        incoming_.ringWithoutAnswer(link, config_.ringTimeout);
+        ++refusals_.decoyRings;
+        emit callRefused(hello.caller, contact ? EndReason::NotAccepted : EndReason::Busy);
         return;
+    }
+    if (call_ && call_->direction == CallDirection::Incoming &&
+        call_->state == CallState::Ringing && !contacts_.find(call_->peer)) {
+        // A stranger's ring must not keep a contact out.
+        call_->sendOnSlot(call_->controlSlot, encodeHandshake(Refusal{RefusalReason::NoAnswer}));
+        end(EndReason::NoAnswer);
     }
     if (call_) {
+        ++refusals_.busy;
         refuseIncoming(link, hello.caller, RefusalReason::Busy, EndReason::Busy);
         return;
     }
+    ring(link, hello, contact ? contact->displayName : QString());
+}
+
+void CallEngine::ring(net::OnionLink* link, const Hello& hello, const QString& displayName) {
     call_ = std::make_unique<CallSession>(CallDirection::Incoming, hello.caller);
     call_->frameObserver = config_.frameObserver;
     call_->hello = hello;
@@ -263,13 +344,14 @@ void CallEngine::onIncomingHello(net::OnionLink* link, const Hello& hello) {
     link->sendRecord(encodeHandshake(Ringing{}));
     setCallState(CallState::Ringing);
     armTimeout(config_.ringTimeout, EndReason::NoAnswer);
-    emit incomingCall(hello.caller, contact ? contact->displayName : QString());
+    emit incomingCall(hello.caller, displayName);
 }
 
 void CallEngine::onJoin(net::OnionLink* link, const Join& join) {
     if (!call_ || !call_->keys || call_->direction != CallDirection::Incoming ||
         join.slot >= call_->agreed.links || !verifyJoin(*call_->keys, join)) {
-        qCWarning(lcCall) << "closing a link with a wrong join token";
+        qCInfo(lcCall) << "closing a link with a wrong join token";
+        ++refusals_.badJoins;
         if (call_)
             ++call_->rejected;
         discard(link);
@@ -304,6 +386,7 @@ void CallEngine::answer() {
     const Accept accept =
         makeAccept(*host_.identity(), call_->hello, *call_->ephemeral, call_->agreed);
     call_->keys = deriveCallKeys(Role::Callee, *call_->ephemeral, call_->hello, accept);
+    call_->ephemeral.reset(); // the keys exist: the ephemeral secret is no longer needed
     if (!call_->keys) {
         end(EndReason::ProtocolError);
         return;
@@ -384,8 +467,25 @@ void CallEngine::onRecord(std::uint8_t slot, const QByteArray& record) {
         return;
     ++call_->counters[slot].received;
     if (call_->keys) {
-        if (call_->receiveSealed(slot, record) == CallSession::Received::HangUp)
+        // A caller that hung up while we answered sends a plain Cancelled on the control slot:
+        // a refusal, not a forged record.
+        if (call_->direction == CallDirection::Incoming && slot == call_->controlSlot) {
+            const HandshakeDecode plain = decodeHandshake(bytesOf(record));
+            if (plain.message && std::holds_alternative<Refusal>(*plain.message)) {
+                end(endReasonFor(std::get<Refusal>(*plain.message).reason));
+                return;
+            }
+        }
+        switch (call_->receiveSealed(slot, record)) {
+        case CallSession::Received::HangUp:
             end(EndReason::HungUpByPeer);
+            break;
+        case CallSession::Received::OverRate:
+            ++refusals_.recordsOverRate;
+            break;
+        default:
+            break;
+        }
         return;
     }
     // Before the answer only the caller's handshake link carries (plain) messages.
@@ -444,9 +544,15 @@ void CallEngine::end(EndReason reason) {
     if (call_->timeout)
         call_->timeout->stop();
     if (call_->sealer) {
-        for (std::uint8_t slot = 0; slot < multipath::kMaxLinks; ++slot)
-            if (call_->slotStates[slot] == CallSession::SlotState::Up)
-                call_->sendSealed(slot, encodeControl(ControlCode::HangUp));
+        // One HangUp, on the control link if it is up, else on the first link that is.
+        const auto& states = call_->slotStates;
+        std::uint8_t slot = call_->controlSlot;
+        if (states[slot] != CallSession::SlotState::Up)
+            slot =
+                std::uint8_t(std::find(states.begin(), states.end(), CallSession::SlotState::Up) -
+                             states.begin());
+        if (slot < multipath::kMaxLinks)
+            call_->sendSealed(slot, encodeControl(ControlCode::HangUp));
     }
     if (call_->audio) {
         publishStatistics();
@@ -458,7 +564,7 @@ void CallEngine::end(EndReason reason) {
     std::unique_ptr<CallSession> call = std::move(call_);
     call->state = CallState::Ended;
     call->detach(this);
-    qCDebug(lcCall) << "call with" << call->peer << "ended:" << describe(reason);
+    qCDebug(lcCall) << "call ended:" << describe(reason);
     const QString peer = call->peer;
     ended_.push_back(std::move(call));
     QTimer::singleShot(kLingerBeforeClose, this, &CallEngine::closeEndedCalls);

@@ -5,6 +5,7 @@
 // Everything runs on the thread the engine lives on; callers talk to it through slots and signals.
 #pragma once
 
+#include "AdmissionGuards.h"
 #include "CallSession.h"
 #include "CallTypes.h"
 #include "Handshake.h"
@@ -17,6 +18,7 @@
 #include "tor/SecurityPreset.h"
 #include "tor/TorLauncher.h"
 
+#include <QElapsedTimer>
 #include <QObject>
 #include <QTimer>
 #include <functional>
@@ -26,6 +28,14 @@ namespace onionvoice::call {
 
 enum class UnknownCallers { Ring, Refuse };
 enum class ServiceAccess { Open, ContactsOnly };
+
+// Limits against hostile callers; the defaults suit a person's phone line.
+struct IncomingDefence {
+    double ringsPerCallerPerMinute = 4; // also the burst
+    double strangerRingsPerMinute = 6;  // all callers who are not contacts together; also the burst
+    int maxUnprovenLinks = 32;          // streams that have not yet sent a Hello or Join
+    int maxDecoyRings = 8;
+};
 
 struct EngineConfig {
     QString dataDirectory;
@@ -41,6 +51,7 @@ struct EngineConfig {
     std::chrono::milliseconds linkProofTimeout{5000};
     std::chrono::milliseconds dialTimeout{120000};
     std::chrono::milliseconds networkLossTimeout{20000};
+    IncomingDefence defence;
     // Audio device for a call, created when the call becomes active.
     std::function<std::unique_ptr<media::AudioBackend>(QString* error)> audio;
     // Test hook for link impairment: slot i of an outgoing call dials through a SOCKS relay on
@@ -67,6 +78,8 @@ public:
     // The published service (nullptr with the one-way hotline preset: see hotline()).
     tor::OnionService* service() { return host_.service(); }
     tor::HotlineService* hotline() { return host_.hotline(); }
+    // What the engine refused from the network since it started.
+    const RefusalCounters& refusals() const { return refusals_; }
 
 public slots:
     void dial(const QString& address);
@@ -110,11 +123,20 @@ private:
     void publishStatistics();
     void armTimeout(std::chrono::milliseconds after, EndReason reason);
     QList<QByteArray> allowedClientKeys() const;
+    void onContactsChanged();
+
+    Millis monotonicNow() const;
+    void ring(net::OnionLink* link, const Hello& hello, const QString& displayName);
 
     EngineConfig config_;
     contacts::ContactBook contacts_;
+    RefusalCounters refusals_;
     ServiceHost host_;
     IncomingLinks incoming_;
+    QElapsedTimer monotonic_;
+    HelloReplayCache replayCache_;
+    KeyedRateLimit ringsPerCaller_;
+    TokenBucket strangerRings_;
     std::unique_ptr<CallSession> call_;
     RelinkRescue relinkRescue_;                       // of the outgoing call
     std::vector<std::unique_ptr<CallSession>> ended_; // their links linger briefly, then close

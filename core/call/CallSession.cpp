@@ -9,6 +9,13 @@ namespace onionvoice::call {
 namespace {
 
 constexpr std::int64_t kFrameDelayWindow = 30000; // ms of frame delays the percentiles cover
+// A record can carry many tiny frames: the window is bounded by count too.
+constexpr std::size_t kMaxFrameDelays = 4096;
+// A link carries at most one record per packet period in every policy; four times that, with
+// a burst of several seconds (tor delivers a stalled circuit's backlog at once), is never
+// reached by a genuine peer.
+constexpr double kRecordRateFactor = 4;
+constexpr double kRecordBurst = 200;
 
 } // namespace
 
@@ -103,6 +110,10 @@ void CallSession::startDataPath() {
 CallSession::Received CallSession::receiveSealed(std::uint8_t slot, const QByteArray& record) {
     if (slotStates[slot] != SlotState::Up)
         return Received::Ignored; // not (yet) part of the call
+    const double perMinute = kRecordRateFactor * 60000.0 / std::max(1, int(agreed.packetMs));
+    if (!recordBudget[slot].take(std::chrono::duration_cast<Millis>(now()), perMinute,
+                                 kRecordBurst))
+        return Received::OverRate;
     if (record.size() != qsizetype(multipath::kRecordSize)) {
         closeSlot(slot, QStringLiteral("record of the wrong size"));
         return Received::Rejected;
@@ -140,7 +151,8 @@ CallSession::Received CallSession::receiveSealed(std::uint8_t slot, const QByteA
                                                qsizetype(f.data.size())));
         frameDelays.push_back({arrivalMs, arrivalMs - std::int64_t(f.seq) * periodMs});
     }
-    while (!frameDelays.empty() && frameDelays.front().first < arrivalMs - kFrameDelayWindow)
+    while (!frameDelays.empty() && (frameDelays.front().first < arrivalMs - kFrameDelayWindow ||
+                                    frameDelays.size() > kMaxFrameDelays))
         frameDelays.pop_front();
     return Received::Frames;
 }

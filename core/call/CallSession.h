@@ -3,6 +3,7 @@
 // exist the data path: sealing and opening records, the multipath endpoint and the audio.
 #pragma once
 
+#include "AdmissionGuards.h"
 #include "CallTypes.h"
 #include "Handshake.h"
 #include "RecordSealer.h"
@@ -33,7 +34,7 @@ public:
         std::uint64_t sent = 0, received = 0, failures = 0;
     };
     // What a sealed record from the peer turned out to be.
-    enum class Received { Frames, HangUp, Ignored, Rejected };
+    enum class Received { Frames, HangUp, Ignored, Rejected, OverRate };
 
     CallSession(CallDirection direction, QString peer);
     // Stops the pool and closes the links; they flush what they still have to send.
@@ -55,7 +56,8 @@ public:
     // carries the call's records from now on.
     void startDataPath();
     // Opens a record from an Up slot, hands its frames to the audio; closes the slot on a forged
-    // or malformed record.
+    // or malformed record. Records beyond a few times the agreed rate of a link are dropped
+    // unopened, so a peer cannot make us spend without bound.
     Received receiveSealed(std::uint8_t slot, const QByteArray& record);
     void sendPacket(std::uint32_t sequence, const QByteArray& packet);
     // Starts the interval the next statistics snapshot covers (its per-interval figures).
@@ -86,6 +88,7 @@ public:
     std::int64_t snapshotIntervalStartMs = 0; // frames arriving after it belong to the next one
     std::optional<std::int64_t> earliestSend; // smallest (send time - schedule), ms
     std::int64_t intervalSendLateness = 0;    // largest above it in the current interval
+    std::array<TokenBucket, multipath::kMaxLinks> recordBudget{};
     std::unique_ptr<QTimer> timeout;
 };
 

@@ -80,6 +80,22 @@ public:
     virtual void frameArrived(std::uint32_t sequence, std::uint8_t slot) = 0;
 };
 
+// What the engine refused from the network since it started: the figures the UI can show and the
+// attack tests check.
+struct RefusalCounters {
+    std::uint64_t linksOverLimit = 0; // closed on arrival: too many unproven links at once
+    std::uint64_t linksUnproven = 0;  // no Hello or Join within the proof timeout
+    std::uint64_t linksGarbage = 0;   // first record was no Hello or Join
+    std::uint64_t badHellos = 0;      // wrong signature, callee, clock or parameters
+    std::uint64_t replayedHellos = 0; // a (caller, nonce) already seen
+    std::uint64_t rateLimitedRings = 0;
+    std::uint64_t decoyRings = 0;  // blocked, or a stranger while busy: rang, never answered
+    std::uint64_t notAccepted = 0; // unknown callers refused
+    std::uint64_t busy = 0;        // contacts told we are busy (a missed call)
+    std::uint64_t badJoins = 0;
+    std::uint64_t recordsOverRate = 0; // records beyond a link's rate limit, dropped
+};
+
 } // namespace onionvoice::call
 
 Q_DECLARE_METATYPE(onionvoice::call::CallState)

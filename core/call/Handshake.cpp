@@ -238,7 +238,8 @@ Hello makeHello(const tor::OnionIdentity& caller, const QString& callee,
             callee,
             randomBytes32(),
             ephemeral.publicKey(),
-            std::uint64_t(unixTime.count()),
+            // To the minute: the exact clock of a caller is a fingerprint.
+            std::uint64_t(unixTime.count() - unixTime.count() % 60000),
             proposed,
             slot,
             {}};

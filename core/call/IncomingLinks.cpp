@@ -1,4 +1,5 @@
-// The first record of each incoming link, and the proof timeout.
+// The first record of each incoming link, the proof timeout, the bound on unproven links and
+// decoy rings.
 #include "IncomingLinks.h"
 
 #include "CallSession.h"
@@ -17,19 +18,31 @@ constexpr auto kLingerBeforeClose = 300ms; // lets a refusal reach tor before cl
 
 } // namespace
 
-IncomingLinks::IncomingLinks(std::chrono::milliseconds proofTimeout,
-                             std::function<bool(const net::OnionLink*)> joinedCall, QObject* parent)
+IncomingLinks::IncomingLinks(IncomingLimits limits, RefusalCounters& counters, QObject* parent)
     : QObject(parent)
-    , proofTimeout_(proofTimeout)
-    , joinedCall_(std::move(joinedCall)) {}
+    , limits_(limits)
+    , counters_(counters) {}
 
 void IncomingLinks::adopt(net::OnionLink* link) {
     link->setParent(this);
+    if (unproven_.size() >= limits_.maxUnproven) {
+        ++counters_.linksOverLimit;
+        link->disconnect();
+        link->close();
+        link->deleteLater();
+        return;
+    }
+    unproven_.insert(link);
+    connect(link, &QObject::destroyed, this, [this, link] {
+        unproven_.remove(link);
+        decoys_.remove(link);
+    });
     connect(link, &net::OnionLink::recordReceived, this,
             [this, link](const QByteArray& record) { onFirstRecord(link, record); });
     connect(link, &net::OnionLink::failed, link, &QObject::deleteLater);
-    QTimer::singleShot(proofTimeout_, link, [this, link] {
-        if (!joinedCall_(link)) {
+    QTimer::singleShot(limits_.proofTimeout, link, [this, link] {
+        if (unproven_.remove(link)) {
+            ++counters_.linksUnproven;
             qCInfo(lcCall) << "closing a link that did not prove it belongs to a call";
             discard(link);
         }
@@ -41,20 +54,37 @@ void IncomingLinks::refuse(net::OnionLink* link, RefusalReason reason) {
     QTimer::singleShot(kLingerBeforeClose, link, [link] { discard(link); });
 }
 
-void IncomingLinks::onFirstRecord(net::OnionLink* link, const QByteArray& record) {
-    disconnect(link, &net::OnionLink::recordReceived, this, nullptr);
-    const HandshakeDecode decoded = decodeHandshake(bytesOf(record));
-    if (!decoded.message) {
-        qCWarning(lcCall) << "closing a new link:" << decoded.error;
+void IncomingLinks::ringWithoutAnswer(net::OnionLink* link, std::chrono::milliseconds ringTimeout) {
+    if (decoys_.size() >= limits_.maxDecoyRings) {
         discard(link);
         return;
     }
-    if (const auto* hello = std::get_if<Hello>(&*decoded.message))
+    ++counters_.decoyRings;
+    decoys_.insert(link);
+    link->sendRecord(encodeHandshake(Ringing{}));
+    QTimer::singleShot(ringTimeout, link, [this, link] {
+        decoys_.remove(link);
+        refuse(link, RefusalReason::NoAnswer);
+    });
+}
+
+void IncomingLinks::onFirstRecord(net::OnionLink* link, const QByteArray& record) {
+    disconnect(link, &net::OnionLink::recordReceived, this, nullptr);
+    unproven_.remove(link);
+    const HandshakeDecode decoded = decodeHandshake(bytesOf(record));
+    const Hello* hello = decoded.message ? std::get_if<Hello>(&*decoded.message) : nullptr;
+    const Join* join = decoded.message ? std::get_if<Join>(&*decoded.message) : nullptr;
+    if (hello) {
         emit helloReceived(link, *hello);
-    else if (const auto* join = std::get_if<Join>(&*decoded.message))
+    } else if (join) {
         emit joinReceived(link, *join);
-    else
+    } else {
+        ++counters_.linksGarbage;
+        qCInfo(lcCall) << "closing a new link:"
+                       << (decoded.error.isEmpty() ? QStringLiteral("unexpected message")
+                                                   : decoded.error);
         discard(link);
+    }
 }
 
 } // namespace onionvoice::call

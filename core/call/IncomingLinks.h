@@ -1,28 +1,37 @@
 // Streams tor delivered for our service that have not yet proven anything: each must send a
 // Hello (a new call) or a Join (a further link of the call) as its first record, within the
-// proof timeout, or it is closed.
+// proof timeout, or it is closed. At most `maxUnproven` such links exist at once; a flood of
+// streams beyond that is closed on arrival. Also plays the decoy ring: callers who must not learn
+// that they are blocked, or that we are busy, hear it ring and then no answer.
 #pragma once
 
+#include "CallTypes.h"
 #include "Handshake.h"
 #include "net/OnionLink.h"
 
 #include <QObject>
+#include <QSet>
 #include <chrono>
-#include <functional>
 
 namespace onionvoice::call {
+
+struct IncomingLimits {
+    std::chrono::milliseconds proofTimeout{5000};
+    int maxUnproven = 32;  // links that have not sent their first record yet
+    int maxDecoyRings = 8; // decoy rings at once
+};
 
 class IncomingLinks : public QObject {
     Q_OBJECT
 public:
-    // joinedCall tells whether a link has become part of the call (then it is not closed when
-    // the proof timeout expires).
-    IncomingLinks(std::chrono::milliseconds proofTimeout,
-                  std::function<bool(const net::OnionLink*)> joinedCall, QObject* parent = nullptr);
+    // counters: where the refusals are counted (the engine's).
+    IncomingLinks(IncomingLimits limits, RefusalCounters& counters, QObject* parent = nullptr);
 
     void adopt(net::OnionLink* link);
     // Answers with a Refusal and closes the link a moment later (so the refusal reaches tor).
     void refuse(net::OnionLink* link, RefusalReason reason);
+    // Answers Ringing and, after ringTimeout, NoAnswer, exactly like a call nobody picks up.
+    void ringWithoutAnswer(net::OnionLink* link, std::chrono::milliseconds ringTimeout);
 
 signals:
     void helloReceived(onionvoice::net::OnionLink* link, const onionvoice::call::Hello& hello);
@@ -31,8 +40,10 @@ signals:
 private:
     void onFirstRecord(net::OnionLink* link, const QByteArray& record);
 
-    std::chrono::milliseconds proofTimeout_;
-    std::function<bool(const net::OnionLink*)> joinedCall_;
+    IncomingLimits limits_;
+    QSet<net::OnionLink*> unproven_;
+    QSet<net::OnionLink*> decoys_;
+    RefusalCounters& counters_;
 };
 
 } // namespace onionvoice::call

@@ -12,7 +12,9 @@ namespace onionvoice::call {
 
 net::LinkPool* createOutgoingPool(const OutgoingDialConfig& config, QObject* parent) {
     net::LinkPoolConfig poolConfig;
-    poolConfig.socks.port = config.socksPort;
+    poolConfig.socksFor = [socksPort = config.socksPort](std::uint8_t) {
+        return net::SocksEndpoint{QHostAddress(QHostAddress::LocalHost), socksPort()};
+    };
     poolConfig.onionAddress = config.peer;
     poolConfig.port = config.servicePort;
     poolConfig.links = config.links;

@@ -10,7 +10,8 @@
 namespace onionvoice::call {
 
 struct OutgoingDialConfig {
-    quint16 socksPort = 0;
+    // Asked at every attempt: tor's SOCKS port changes when tor is restarted during a call.
+    std::function<quint16()> socksPort;
     QString peer; // onion address, 56 characters
     quint16 servicePort = 0;
     int links = 0;

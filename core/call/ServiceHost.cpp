@@ -2,6 +2,7 @@
 #include "ServiceHost.h"
 
 #include "multipath/Record.h"
+#include "tor/PrivateFile.h"
 
 #include <QDir>
 
@@ -15,7 +16,8 @@ ServiceHost::~ServiceHost() {
 }
 
 bool ServiceHost::loadIdentity(const QString& dataDirectory, QString* error) {
-    QDir().mkpath(dataDirectory);
+    if (!tor::ensurePrivateDirectory(dataDirectory, QStringLiteral("identity.key"), error))
+        return false;
     const QString identityPath = QDir(dataDirectory).filePath(QStringLiteral("identity.key"));
     if (QFile::exists(identityPath)) {
         identity_ = tor::OnionIdentity::load(identityPath, error);
@@ -59,6 +61,7 @@ void ServiceHost::publish(const ServiceHostConfig& config) {
         serviceConfig.virtualPort = config.servicePort;
         serviceConfig.targetPort = listener_->port();
         serviceConfig.clientAuthPublicKeys = config.clientAuthPublicKeys;
+        serviceConfig.access = config.access;
         service_ = std::make_unique<tor::OnionService>(launcher_.get(), *identity_, serviceConfig);
         connect(service_.get(), &tor::OnionService::stateChanged, this,
                 &ServiceHost::serviceStateChanged);

@@ -20,7 +20,9 @@ struct ServiceHostConfig {
     QString torExecutable;
     QStringList extraTorrcLines;
     quint16 servicePort = 0;
-    QList<QByteArray> clientAuthPublicKeys; // empty: the service is open (always for the hotline)
+    QList<QByteArray> clientAuthPublicKeys; // (always none for the hotline)
+    // ClientAuthOnly with no keys: not published at all (never open by accident).
+    tor::OnionService::Access access = tor::OnionService::Access::Open;
     tor::SecurityPreset preset = tor::SecurityPreset::Standard;
 };
 

@@ -12,7 +12,7 @@
 #include <QJsonObject>
 #include <QLoggingCategory>
 
-Q_LOGGING_CATEGORY(lcContacts, "onionvoice.contacts")
+Q_LOGGING_CATEGORY(lcContacts, "onionvoice.contacts", QtInfoMsg)
 
 namespace onionvoice::contacts {
 namespace {
@@ -47,17 +47,17 @@ std::optional<QByteArray> keyFrom(const QJsonValue& v) {
     return decoded.decoded;
 }
 
-std::optional<Contact> fromJson(const QJsonValue& value) {
-    const QJsonObject o = value.toObject();
-    if (!value.isObject() || !o["address"].isString() || !o["name"].isString() ||
-        !o["added"].isString() || !o["blocked"].isBool() || !o["allowlisted"].isBool())
+// An entry as stored, or nullopt when any field is wrong.
+std::optional<Contact> fromJson(const QJsonObject& o) {
+    if (!o["address"].isString() || !o["name"].isString() || !o["added"].isString() ||
+        !o["blocked"].isBool() || !o["allowlisted"].isBool())
         return std::nullopt;
     const tor::AddressCheck check = tor::checkOnionAddress(o["address"].toString());
     const QDateTime added = QDateTime::fromString(o["added"].toString(), Qt::ISODate);
     const auto inbound = keyFrom(o["inbound_auth_public_key"]);
     const auto outbound = keyFrom(o["outbound_auth_private_key"]);
     if (!check.isValid() || check.address != o["address"].toString() || !added.isValid() ||
-        !inbound || !outbound)
+        !inbound || !outbound || hasFormatCharacters(o["name"].toString()))
         return std::nullopt;
     return Contact{check.address,
                    o["name"].toString(),
@@ -66,6 +66,25 @@ std::optional<Contact> fromJson(const QJsonValue& value) {
                    o["allowlisted"].toBool(),
                    *inbound,
                    *outbound};
+}
+
+// What can be kept of a damaged entry whose address is readable: a block stays (an unreadable
+// flag counts as blocked), access is never granted (no allowlisting, no keys).
+std::optional<Contact> repaired(const QJsonObject& o) {
+    const tor::AddressCheck check = tor::checkOnionAddress(o["address"].toString());
+    if (!o["address"].isString() || !check.isValid())
+        return std::nullopt;
+    QList<uint> points = o["name"].toString().toUcs4();
+    points.removeIf([](uint c) { return QChar::category(char32_t(c)) == QChar::Other_Format; });
+    const QString name =
+        QString::fromUcs4(reinterpret_cast<const char32_t*>(points.constData()), points.size());
+    return Contact{check.address,
+                   name,
+                   QDateTime::currentDateTimeUtc(),
+                   o["blocked"].isBool() ? o["blocked"].toBool() : true,
+                   false,
+                   {},
+                   {}};
 }
 
 } // namespace
@@ -90,27 +109,32 @@ ContactBook::LoadResult ContactBook::load() {
     const QJsonDocument doc = QJsonDocument::fromJson(file.readAll(), &parseError);
     file.close();
 
-    QList<Contact> loaded;
     bool valid = doc.isObject() && doc.object()["version"].toInt() == kFormatVersion &&
                  doc.object()["contacts"].isArray();
-    if (valid) {
-        for (const QJsonValue& v : doc.object()["contacts"].toArray()) {
-            const auto contact = fromJson(v);
-            const bool duplicate =
-                contact && std::any_of(loaded.begin(), loaded.end(), [&](const Contact& c) {
-                    return c.address == contact->address;
-                });
-            if (!contact || duplicate) {
-                valid = false;
-                break;
+    int repairedCount = 0, lost = valid ? 0 : 1;
+    for (const QJsonValue& v : doc.object()["contacts"].toArray()) {
+        auto contact = fromJson(v.toObject());
+        if (!contact) {
+            contact = repaired(v.toObject());
+            valid = false;
+            if (!contact) {
+                ++lost;
+                continue;
             }
-            loaded.append(*contact);
+            ++repairedCount;
         }
+        if (Contact* twin = lookup(contact->address)) {
+            // Two entries for one address: the stricter of both.
+            valid = false;
+            twin->blocked = twin->blocked || contact->blocked;
+            twin->allowlisted = twin->allowlisted && contact->allowlisted;
+            continue;
+        }
+        contacts_.append(*contact);
     }
-    if (valid) {
-        contacts_ = loaded;
+    notify();
+    if (valid)
         return {LoadOutcome::Loaded, {}, {}};
-    }
     const QString aside =
         path_ + ".corrupt-" + QDateTime::currentDateTimeUtc().toString("yyyyMMdd'T'HHmmss'Z'");
     if (!QFile::rename(path_, aside)) {
@@ -121,12 +145,15 @@ ContactBook::LoadResult ContactBook::load() {
                     .arg(path_),
                 {}};
     }
-    qCWarning(lcContacts) << "contact book is damaged; kept aside as" << aside;
+    qCWarning(lcContacts) << "contact book is damaged; kept aside";
     return {LoadOutcome::CorruptKeptAside,
-            QStringLiteral("The contact book was damaged. It was kept as %1 and a new, empty one "
-                           "was started.")
-                .arg(aside),
-            aside};
+            QStringLiteral("The contact book was damaged. It was kept as %1; %2 contacts were "
+                           "read, %3 damaged ones kept without access, %4 could not be read.")
+                .arg(aside)
+                .arg(contacts_.size() - repairedCount)
+                .arg(repairedCount)
+                .arg(lost),
+            aside, repairedCount, lost};
 }
 
 bool ContactBook::save(QString* error) const {
@@ -141,9 +168,9 @@ bool ContactBook::save(QString* error) const {
     const QByteArray json =
         QJsonDocument(QJsonObject{{"version", kFormatVersion}, {"contacts", list}}).toJson();
 
-    QDir().mkpath(QFileInfo(path_).absolutePath());
     QString why;
-    if (!tor::writePrivateFile(path_, json, &why)) {
+    if (!tor::ensurePrivateDirectory(QFileInfo(path_).absolutePath(), {}, &why) ||
+        !tor::writePrivateFile(path_, json, &why)) {
         *error = QStringLiteral("The contact book could not be saved: %1").arg(why);
         return false;
     }
@@ -170,10 +197,15 @@ bool ContactBook::add(Contact contact, QString* error) {
         *error = QStringLiteral("This address is already in your contacts.");
         return false;
     }
+    if (hasFormatCharacters(contact.displayName)) {
+        *error = QStringLiteral("The name contains invisible formatting characters.");
+        return false;
+    }
     contact.address = check.address;
     if (!contact.added.isValid())
         contact.added = QDateTime::currentDateTimeUtc();
     contacts_.append(contact);
+    notify();
     return true;
 }
 
@@ -183,21 +215,37 @@ bool ContactBook::remove(const QString& address) {
         return false;
     const QString normalised = c->address;
     contacts_.removeIf([&](const Contact& x) { return x.address == normalised; });
+    notify();
     return true;
 }
 
 bool ContactBook::setBlocked(const QString& address, bool blocked) {
     Contact* c = lookup(address);
-    if (c)
+    if (c) {
         c->blocked = blocked;
+        notify();
+    }
     return c != nullptr;
 }
 
 bool ContactBook::setAllowlisted(const QString& address, bool allowlisted) {
     Contact* c = lookup(address);
-    if (c)
+    if (c) {
         c->allowlisted = allowlisted;
+        notify();
+    }
     return c != nullptr;
+}
+
+void ContactBook::notify() const {
+    if (changed_)
+        changed_();
+}
+
+bool hasFormatCharacters(const QString& name) {
+    const QList<uint> points = name.toUcs4(); // format characters exist beyond the BMP too
+    return std::any_of(points.begin(), points.end(),
+                       [](uint c) { return QChar::category(char32_t(c)) == QChar::Other_Format; });
 }
 
 std::optional<Contact> ContactBook::find(const QString& address) const {

@@ -1,12 +1,15 @@
 // The contact book: who the user knows, whom they block, and who may reach a contacts-only service.
 // Stored as JSON in the data directory, written atomically with owner-only permissions; a file
-// that cannot be read back is reported and kept aside, never overwritten.
+// that cannot be read back is reported and kept aside, never overwritten. A damaged file fails
+// closed: every entry whose address can still be read is kept, a damaged entry keeps its block
+// (an unreadable flag counts as blocked) and loses its access key and allowlisting.
 #pragma once
 
 #include <QByteArray>
 #include <QDateTime>
 #include <QList>
 #include <QString>
+#include <functional>
 #include <optional>
 
 namespace onionvoice::contacts {
@@ -31,32 +34,44 @@ public:
         LoadOutcome outcome = LoadOutcome::NoFile;
         QString message;     // for a person, when not Loaded / NoFile
         QString keptAsideAs; // where a corrupt file was moved
+        int repaired = 0;    // damaged entries kept, fail-closed
+        int lost = 0;        // entries without a readable address (blocks may have been lost)
     };
 
     explicit ContactBook(QString path);
 
-    // Reads the file. A corrupt file is renamed to "<path>.corrupt-<UTC time>" and the book
-    // starts empty; an unreadable one (permissions, I/O) is left alone and the book stays empty
-    // and refuses to save over it.
+    // Reads the file. A corrupt file is renamed to "<path>.corrupt-<UTC time>" and the book keeps
+    // what could be read of it (see above); an unreadable one (permissions, I/O) is left alone
+    // and the book stays empty and refuses to save over it.
     LoadResult load();
     // Writes the whole book atomically (QSaveFile) with mode 0600. Returns false and sets
     // *error on failure; the previous file is then untouched.
     bool save(QString* error) const;
 
-    // Adds a contact; refuses an invalid address or one already in the book (reason in *error).
+    // Adds a contact; refuses an invalid address, one already in the book, or a name with
+    // invisible Unicode format characters (bidi overrides, zero-width) (reason in *error).
     bool add(Contact contact, QString* error);
     bool remove(const QString& address);
     bool setBlocked(const QString& address, bool blocked);
     bool setAllowlisted(const QString& address, bool allowlisted);
     std::optional<Contact> find(const QString& address) const;
     const QList<Contact>& contacts() const { return contacts_; }
+    // Called after every change of the book in memory (load, add, remove, block, allowlist).
+    void setChangeListener(std::function<void()> listener) { changed_ = std::move(listener); }
 
 private:
     Contact* lookup(const QString& address);
+    void notify() const;
 
     QString path_;
     QList<Contact> contacts_;
     bool saveRefused_ = false;
+    std::function<void()> changed_;
 };
+
+// Whether a display name contains invisible format characters (Unicode category Cf: bidi
+// overrides and isolates, zero-width joiners and spaces) that could make one name look like
+// another.
+bool hasFormatCharacters(const QString& name);
 
 } // namespace onionvoice::contacts

@@ -97,8 +97,10 @@ void LinkPool::open(std::uint8_t slot) {
                 if (activity_ == Activity::Running)
                     slots_[slot].retry->start(config_.replaceDelay);
             });
-    const SocksEndpoint& socks =
-        slot < config_.slotSocks.size() ? config_.slotSocks[slot] : config_.socks;
+    // A test relay's port for the slot, or tor's SOCKS port as it is now.
+    const SocksEndpoint socks = slot < config_.slotSocks.size() ? config_.slotSocks[slot]
+                                : config_.socksFor             ? config_.socksFor(slot)
+                                                               : config_.socks;
     link->connectToOnion(socks, config_.onionAddress + QStringLiteral(".onion"), config_.port,
                          s.isolationKey,
                          peer_ == Peer::Reached ? config_.relinkTimeout : config_.connectTimeout);

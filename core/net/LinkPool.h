@@ -8,6 +8,7 @@
 #include <QTimer>
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <vector>
 
@@ -16,7 +17,11 @@ namespace onionvoice::net {
 struct LinkPoolConfig {
     SocksEndpoint socks;
     std::vector<SocksEndpoint> slotSocks; // per-slot override of `socks` (a test relay), if any
-    QString onionAddress;                 // 56 characters, without ".onion"
+    // When set, asked for the SOCKS endpoint at every attempt of a slot (instead of `socks`):
+    // after a tor restart its `auto` SOCKS port is a new one, and a live call must dial that one.
+    // A port of 0 (tor not ready) fails the attempt, which is retried after replaceDelay.
+    std::function<SocksEndpoint(std::uint8_t slot)> socksFor;
+    QString onionAddress; // 56 characters, without ".onion"
     quint16 port = 0;
     int links = 12;
     std::size_t recordSize = 0;

@@ -7,56 +7,8 @@
 
 namespace onionvoice::net {
 
-Q_LOGGING_CATEGORY(lcNet, "onionvoice.net")
-
-namespace {
-
-constexpr char kSocksVersion = 0x05;
-constexpr char kMethodUserPass = 0x02;
-constexpr char kUserPassVersion = 0x01;
-constexpr char kCommandConnect = 0x01;
-constexpr char kAddressDomain = 0x03;
-
-} // namespace
-
-QString describeSocksReply(int code) {
-    switch (code) {
-    case 0x01:
-        return QStringLiteral("general failure");
-    case 0x02:
-        return QStringLiteral("not allowed by tor's rules");
-    case 0x03:
-        return QStringLiteral("network unreachable");
-    case 0x04:
-        return QStringLiteral("host unreachable");
-    case 0x05:
-        return QStringLiteral("connection refused");
-    case 0x06:
-        return QStringLiteral("timed out inside tor");
-    case 0x07:
-        return QStringLiteral("command not supported");
-    case 0x08:
-        return QStringLiteral("address type not supported");
-    case 0xF0:
-        return QStringLiteral("onion service descriptor not found");
-    case 0xF1:
-        return QStringLiteral("onion service descriptor is invalid");
-    case 0xF2:
-        return QStringLiteral("onion service introduction failed");
-    case 0xF3:
-        return QStringLiteral("onion service rendezvous failed");
-    case 0xF4:
-        return QStringLiteral("onion service needs client authorization");
-    case 0xF5:
-        return QStringLiteral("onion service client authorization is wrong");
-    case 0xF6:
-        return QStringLiteral("invalid onion address");
-    case 0xF7:
-        return QStringLiteral("introduction timed out");
-    default:
-        return QStringLiteral("unknown SOCKS reply 0x%1").arg(code, 2, 16, QLatin1Char('0'));
-    }
-}
+// Debug output is off unless enabled (QT_LOGGING_RULES): it may describe peers in detail.
+Q_LOGGING_CATEGORY(lcNet, "onionvoice.net", QtInfoMsg)
 
 OnionLink::OnionLink(std::size_t recordSize, QObject* parent)
     : QObject(parent)
@@ -94,6 +46,8 @@ void OnionLink::attach(QTcpSocket* socket) {
     socket_ = socket;
     socket_->setParent(this);
     socket_->setSocketOption(QAbstractSocket::LowDelayOption, 1);
+    // A small kernel buffer: what a peer does not read piles up where we can see and bound it.
+    socket_->setSocketOption(QAbstractSocket::SendBufferSizeSocketOption, 16 * 1024);
     connect(socket_, &QTcpSocket::readyRead, this, &OnionLink::onReadyRead);
     connect(socket_, &QTcpSocket::disconnected, this, [this] {
         fail(state_ == State::Open ? Failure::Closed : Failure::ProxyUnreachable,
@@ -108,9 +62,7 @@ void OnionLink::attach(QTcpSocket* socket) {
 void OnionLink::connectToOnion(const SocksEndpoint& socks, const QString& onionHost, quint16 port,
                                const QByteArray& isolationKey, std::chrono::milliseconds timeout) {
     Q_ASSERT(state_ == State::Idle);
-    target_ = onionHost.toLatin1();
-    targetPort_ = port;
-    isolationKey_ = isolationKey.left(255);
+    socks_.emplace(onionHost.toLatin1(), port, isolationKey);
     auto* socket = new QTcpSocket(this);
     // Belt and braces: this socket talks to the SOCKS port itself, never through a proxy.
     socket->setProxy(QNetworkProxy::NoProxy);
@@ -132,9 +84,7 @@ void OnionLink::adopt(QTcpSocket* socket) {
 
 void OnionLink::onConnected() {
     setState(State::Negotiating);
-    handshake_ = Handshake::Greeting;
-    const char greeting[] = {kSocksVersion, 0x01, kMethodUserPass};
-    socket_->write(greeting, sizeof greeting);
+    socket_->write(socks_->greeting());
 }
 
 void OnionLink::onReadyRead() {
@@ -146,81 +96,33 @@ void OnionLink::onReadyRead() {
 }
 
 bool OnionLink::readHandshake() {
-    while (state_ == State::Negotiating) {
-        switch (handshake_) {
-        case Handshake::Greeting: {
-            if (buffer_.size() < 2)
-                return false;
-            if (buffer_.at(0) != kSocksVersion || buffer_.at(1) != kMethodUserPass) {
-                fail(Failure::SocksAuthRefused,
-                     QStringLiteral("tor's SOCKS port did not accept username/password"));
-                return false;
-            }
-            buffer_.remove(0, 2);
-            QByteArray auth(1, kUserPassVersion);
-            auth.append(char(isolationKey_.size())).append(isolationKey_);
-            auth.append(char(isolationKey_.size())).append(isolationKey_);
-            socket_->write(auth);
-            handshake_ = Handshake::Authentication;
+    QByteArray out;
+    const SocksHandshake::Outcome outcome = socks_->consume(buffer_, out);
+    if (!out.isEmpty())
+        socket_->write(out);
+    switch (outcome) {
+    case SocksHandshake::Outcome::NeedMore:
+        return false;
+    case SocksHandshake::Outcome::Failed:
+        switch (socks_->failure()) {
+        case SocksHandshake::Failure::AuthRefused:
+            fail(Failure::SocksAuthRefused, socks_->failureText());
+            break;
+        case SocksHandshake::Failure::Reply:
+            fail(Failure::SocksReply, socks_->failureText(), socks_->replyCode());
+            break;
+        default:
+            fail(Failure::ProtocolError, socks_->failureText());
             break;
         }
-        case Handshake::Authentication: {
-            if (buffer_.size() < 2)
-                return false;
-            if (buffer_.at(1) != 0x00) {
-                fail(Failure::SocksAuthRefused,
-                     QStringLiteral("tor refused the SOCKS credentials"));
-                return false;
-            }
-            buffer_.remove(0, 2);
-            const char header[] = {kSocksVersion, kCommandConnect, 0x00, kAddressDomain};
-            QByteArray request(header, sizeof header);
-            request.append(char(target_.size())).append(target_);
-            request.append(char(targetPort_ >> 8)).append(char(targetPort_ & 0xff));
-            socket_->write(request);
-            handshake_ = Handshake::ConnectReply;
-            break;
-        }
-        case Handshake::ConnectReply: {
-            if (buffer_.size() < 5)
-                return false;
-            if (buffer_.at(0) != kSocksVersion) {
-                fail(Failure::ProtocolError, QStringLiteral("malformed SOCKS reply"));
-                return false;
-            }
-            const int reply = std::uint8_t(buffer_.at(1));
-            if (reply != 0x00) {
-                fail(Failure::SocksReply,
-                     QStringLiteral("tor could not connect: %1").arg(describeSocksReply(reply)),
-                     reply);
-                return false;
-            }
-            qsizetype length = 0;
-            switch (buffer_.at(3)) {
-            case 0x01:
-                length = 4 + 4 + 2;
-                break;
-            case 0x04:
-                length = 4 + 16 + 2;
-                break;
-            case 0x03:
-                length = 4 + 1 + std::uint8_t(buffer_.at(4)) + 2;
-                break;
-            default:
-                fail(Failure::ProtocolError, QStringLiteral("unknown address type in SOCKS reply"));
-                return false;
-            }
-            if (buffer_.size() < length)
-                return false;
-            buffer_.remove(0, length);
-            timeout_.stop();
-            setState(State::Open);
-            emit opened();
-            break;
-        }
-        }
+        return false;
+    case SocksHandshake::Outcome::Open:
+        timeout_.stop();
+        setState(State::Open);
+        emit opened();
+        return true;
     }
-    return true;
+    return false;
 }
 
 void OnionLink::deliverRecords() {
@@ -237,6 +139,13 @@ void OnionLink::deliverRecords() {
 bool OnionLink::sendRecord(std::span<const std::uint8_t> record) {
     if (state_ != State::Open || record.size() != recordSize_)
         return false;
+    if (socket_->bytesToWrite() + qint64(record.size()) > maxSendBacklog_) {
+        // Failed from the event loop: the caller may be in the middle of sending on all links.
+        QTimer::singleShot(0, this, [this] {
+            fail(Failure::SendBacklog, QStringLiteral("the other side stopped reading"));
+        });
+        return false;
+    }
     socket_->write(reinterpret_cast<const char*>(record.data()), qint64(record.size()));
     return true;
 }

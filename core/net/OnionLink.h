@@ -2,12 +2,15 @@
 // stream tor delivered to our listener (accepted), carrying fixed-size records both ways.
 #pragma once
 
+#include "SocksHandshake.h"
+
 #include <QHostAddress>
 #include <QObject>
 #include <QTcpSocket>
 #include <QTimer>
 #include <chrono>
 #include <cstdint>
+#include <optional>
 #include <span>
 
 namespace onionvoice::net {
@@ -30,8 +33,13 @@ public:
         ProtocolError,    // the SOCKS answer made no sense
         Timeout,          // not open within the connect timeout
         Closed,           // the open stream was closed by the other side or by tor
+        SendBacklog,      // the other side stopped reading: more than maxSendBacklog unsent
     };
     Q_ENUM(Failure)
+
+    // Unsent bytes a link may hold before it is closed (~5 s of records at the usual rate,
+    // with the kernel's send buffer kept small so the backlog shows here).
+    static constexpr qint64 kDefaultMaxSendBacklog = 64 * 1024;
 
     explicit OnionLink(std::size_t recordSize, QObject* parent = nullptr);
 
@@ -44,8 +52,10 @@ public:
     void adopt(QTcpSocket* socket);
 
     // Queues one whole record; refuses (returns false) when the link is not open or the size
-    // is not the record size.
+    // is not the record size. A peer that stops reading cannot make us buffer without end: past
+    // maxSendBacklog the link fails with SendBacklog.
     bool sendRecord(std::span<const std::uint8_t> record);
+    void setMaxSendBacklog(qint64 bytes) { maxSendBacklog_ = bytes; }
     void close();
 
     State state() const { return state_; }
@@ -61,8 +71,6 @@ signals:
     void recordReceived(const QByteArray& record);
 
 private:
-    enum class Handshake { Greeting, Authentication, ConnectReply };
-
     void setState(State state);
     void fail(Failure failure, const QString& text, int socksReply = 0);
     void attach(QTcpSocket* socket);
@@ -75,17 +83,12 @@ private:
     QTcpSocket* socket_ = nullptr;
     QTimer timeout_;
     State state_ = State::Idle;
-    Handshake handshake_ = Handshake::Greeting;
     Failure failure_ = Failure::None;
     int socksReplyCode_ = 0;
     QString failureText_;
-    QByteArray target_; // host name sent in CONNECT
-    quint16 targetPort_ = 0;
-    QByteArray isolationKey_;
+    std::optional<SocksHandshake> socks_; // dialled links only
     QByteArray buffer_;
+    qint64 maxSendBacklog_ = kDefaultMaxSendBacklog;
 };
-
-// Human-readable meaning of a SOCKS5 reply code, including tor's extended codes (0xF0-0xF7).
-QString describeSocksReply(int code);
 
 } // namespace onionvoice::net

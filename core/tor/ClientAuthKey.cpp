@@ -35,11 +35,9 @@ QByteArray ClientAuthKey::publicKeyBase32() const {
     return encodePublicKey(publicKey_);
 }
 
-QByteArray ClientAuthKey::privateKeyArgument() const {
-    QByteArray raw(reinterpret_cast<const char*>(privateKey_.data()), 32);
-    QByteArray argument = QByteArrayLiteral("x25519:") + raw.toBase64();
-    sodium_memzero(raw.data(), size_t(raw.size()));
-    return argument;
+void ClientAuthKey::appendPrivateKeyArgument(QByteArray& command) const {
+    command.append("x25519:");
+    appendSecretBase64(command, privateKey_.view());
 }
 
 } // namespace onionvoice::tor

@@ -26,8 +26,9 @@ public:
 
     // Argument of ADD_ONION's ClientAuthV3= (base32 of the public key).
     QByteArray publicKeyBase32() const;
-    // Last argument of ONION_CLIENT_AUTH_ADD ("x25519:" + base64 of the private key). Secret.
-    QByteArray privateKeyArgument() const;
+    // Appends the last argument of ONION_CLIENT_AUTH_ADD ("x25519:" + base64 of the private
+    // key) to a command buffer (reserved up front; the caller wipes it after use).
+    void appendPrivateKeyArgument(QByteArray& command) const;
 
 private:
     ClientAuthKey() = default;

@@ -66,12 +66,9 @@ bool OnionIdentity::verify(std::span<const std::uint8_t, 32> publicKey,
                                        publicKey.data()) == 0;
 }
 
-QByteArray OnionIdentity::addOnionKeyBlob() const {
-    const SecretBytes<64> expanded = expandedSecretKey();
-    QByteArray raw(reinterpret_cast<const char*>(expanded.data()), int(expanded.size()));
-    QByteArray blob = QByteArrayLiteral("ED25519-V3:") + raw.toBase64();
-    sodium_memzero(raw.data(), size_t(raw.size()));
-    return blob;
+void OnionIdentity::appendAddOnionKeyBlob(QByteArray& command) const {
+    command.append("ED25519-V3:");
+    appendSecretBase64(command, expandedSecretKey().view());
 }
 
 std::optional<OnionIdentity> OnionIdentity::load(const QString& path, QString* error) {

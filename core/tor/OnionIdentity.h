@@ -28,9 +28,9 @@ public:
     // 56 lower-case characters, without ".onion".
     const QString& address() const { return address_; }
     std::span<const std::uint8_t, 32> publicKey() const { return publicKey_; }
-    // "ED25519-V3:<base64 of the expanded secret key>", the key argument of ADD_ONION.
-    // The caller owns the returned secret and must wipe it.
-    QByteArray addOnionKeyBlob() const;
+    // Appends "ED25519-V3:<base64 of the expanded secret key>", the key argument of ADD_ONION,
+    // to a command buffer (reserved up front; the caller wipes it after use).
+    void appendAddOnionKeyBlob(QByteArray& command) const;
     // The 64-byte expanded secret key (SHA-512 of the seed, clamped), as tor stores it.
     SecretBytes<64> expandedSecretKey() const;
 

@@ -20,8 +20,10 @@ OnionService::OnionService(TorLauncher* launcher, OnionIdentity identity, Config
     connect(launcher_, &TorLauncher::stateChanged, this, [this](TorLauncher::State state) {
         if (state == TorLauncher::State::Ready)
             publish();
-        else if (state != TorLauncher::State::Bootstrapping)
+        else if (state != TorLauncher::State::Bootstrapping) {
+            added_ = false; // a new tor process holds no services
             setState(State::Unpublished);
+        }
     });
     connect(&uploads_, &DescriptorUploads::firstUploaded, this, [this] {
         if (state_ == State::Published || state_ == State::Publishing)
@@ -38,56 +40,93 @@ void OnionService::setState(State state) {
     emit stateChanged(state);
 }
 
+void OnionService::setClientAuthPublicKeys(const QList<QByteArray>& keys) {
+    if (keys == config_.clientAuthPublicKeys)
+        return;
+    config_.clientAuthPublicKeys = keys;
+    if (launcher_->state() == TorLauncher::State::Ready || state_ != State::Unpublished)
+        publish();
+}
+
 void OnionService::publish() {
     uploads_.reset();
+    const int generation = ++generation_;
+    TorController* controller = launcher_->controller();
+    if (added_) {
+        // Tor keeps the old client keys until the service is removed.
+        controller->send(QByteArrayLiteral("DEL_ONION ") + identity_.address().toLatin1());
+        added_ = false;
+    }
+    if (config_.access == Access::ClientAuthOnly && config_.clientAuthPublicKeys.isEmpty()) {
+        failureReason_ = QStringLiteral(
+            "Contacts-only: no contact holds an access key yet, so the service is not published "
+            "(it would be open to everyone).");
+        qCInfo(lcTor) << "contacts-only service withheld: no client keys";
+        setState(State::Unpublished);
+        return;
+    }
+    failureReason_.clear();
     setState(State::Publishing);
-    QByteArray secretKey = identity_.addOnionKeyBlob();
+    // The command carries the secret key: built in one buffer reserved up front (no reallocation
+    // leaves copies behind) and wiped after it was handed to the socket.
     QByteArray command;
-    command.reserve(1024); // no reallocation leaves copies of the key behind
-    command += QByteArrayLiteral("ADD_ONION ") + secretKey + QByteArrayLiteral(" Flags=DiscardPK");
-    sodium_memzero(secretKey.data(), size_t(secretKey.size()));
+    command.reserve(4096 + 64 * config_.clientAuthPublicKeys.size());
+    command.append("ADD_ONION ");
+    identity_.appendAddOnionKeyBlob(command);
+    command.append(" Flags=DiscardPK,MaxStreamsCloseCircuit");
     if (!config_.clientAuthPublicKeys.isEmpty())
-        command += QByteArrayLiteral(",V3Auth");
-    command += QByteArrayLiteral(" Port=%1,127.0.0.1:%2")
-                   .replace("%1", QByteArray::number(config_.virtualPort))
-                   .replace("%2", QByteArray::number(config_.targetPort));
+        command.append(",V3Auth");
+    command.append(" MaxStreams=").append(QByteArray::number(config_.maxStreamsPerCircuit));
+    if (proofOfWork_)
+        command.append(" PoWDefensesEnabled=1");
+    command.append(" Port=")
+        .append(QByteArray::number(config_.virtualPort))
+        .append(",127.0.0.1:")
+        .append(QByteArray::number(config_.targetPort));
     for (const QByteArray& key : config_.clientAuthPublicKeys)
-        command += QByteArrayLiteral(" ClientAuthV3=") + key;
+        command.append(" ClientAuthV3=").append(key);
     // The reply may come after this service is gone (the controller outlives it).
-    launcher_->controller()->send(
-        command, [this, alive = QPointer<OnionService>(this)](const TorReply& reply) {
-            if (!alive)
-                return;
-            if (!reply.isOk()) {
-                // A lost connection means tor is restarting; the launcher's Ready publishes again.
-                if (reply.kind() == TorReply::Kind::ConnectionLost) {
-                    setState(State::Unpublished);
-                    return;
-                }
-                failureReason_ =
-                    QStringLiteral("tor refused the onion service: %1").arg(reply.errorMessage());
-                setState(State::Failed);
+    controller->send(command, [this, generation,
+                               alive = QPointer<OnionService>(this)](const TorReply& reply) {
+        if (!alive || generation != generation_)
+            return;
+        if (!reply.isOk()) {
+            // A lost connection means tor is restarting; the launcher's Ready publishes again.
+            if (reply.kind() == TorReply::Kind::ConnectionLost) {
+                setState(State::Unpublished);
                 return;
             }
-            const QString serviceId = QString::fromLatin1(reply.value("ServiceID"));
-            if (serviceId != identity_.address()) {
-                failureReason_ = QStringLiteral("tor published %1, not the identity's address %2")
-                                     .arg(serviceId, identity_.address());
-                setState(State::Failed);
+            if (proofOfWork_ && reply.code() == 512) {
+                qCInfo(lcTor) << "this tor has no proof-of-work defence; publishing without";
+                proofOfWork_ = false;
+                publish();
                 return;
             }
-            ++publishCount_;
-            qCInfo(lcTor).noquote() << "onion service published:" << serviceId;
-            if (state_ == State::Publishing)
-                setState(State::Published);
-        });
+            failureReason_ =
+                QStringLiteral("tor refused the onion service: %1").arg(reply.errorMessage());
+            setState(State::Failed);
+            return;
+        }
+        added_ = true;
+        if (QString::fromLatin1(reply.value("ServiceID")) != identity_.address()) {
+            failureReason_ = QStringLiteral("tor published another address than the identity's");
+            setState(State::Failed);
+            return;
+        }
+        ++publishCount_;
+        qCInfo(lcTor) << "onion service published";
+        if (state_ == State::Publishing)
+            setState(State::Published);
+    });
     sodium_memzero(command.data(), size_t(command.size()));
 }
 
 void addClientAuthorization(TorController* controller, const QString& onionAddress,
                             const ClientAuthKey& key, TorController::ReplyHandler handler) {
-    QByteArray command = QByteArrayLiteral("ONION_CLIENT_AUTH_ADD ") + onionAddress.toLatin1() +
-                         ' ' + key.privateKeyArgument();
+    QByteArray command;
+    command.reserve(256);
+    command.append("ONION_CLIENT_AUTH_ADD ").append(onionAddress.toLatin1()).append(' ');
+    key.appendPrivateKeyArgument(command);
     controller->send(command, std::move(handler));
     sodium_memzero(command.data(), size_t(command.size()));
 }

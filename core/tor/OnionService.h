@@ -1,5 +1,9 @@
 // Publishes the identity as an ephemeral onion service (ADD_ONION) on the launcher's tor,
 // republishes after every tor restart, and reports "reachable" once a descriptor is uploaded.
+// A contacts-only service is never published without client keys (it would be open to all), and
+// is published again (DEL_ONION + ADD_ONION) whenever its set of client keys changes. Every
+// rendezvous circuit may carry a few streams only (a call uses one per circuit), and tor's
+// proof-of-work defence against introduction floods is on.
 #pragma once
 
 #include "DescriptorUploads.h"
@@ -16,10 +20,14 @@ public:
     enum class State { Unpublished, Publishing, Published, Reachable, Failed };
     Q_ENUM(State)
 
+    enum class Access { Open, ClientAuthOnly };
     struct Config {
         quint16 virtualPort = 0;                // port in the onion address
         quint16 targetPort = 0;                 // local QTcpServer on 127.0.0.1
         QList<QByteArray> clientAuthPublicKeys; // ClientAuthKey::publicKeyBase32(); empty = open
+        // ClientAuthOnly: without keys the service is not published at all.
+        Access access = Access::Open;
+        int maxStreamsPerCircuit = 4;
     };
 
     // Publishes each time the launcher becomes Ready.
@@ -28,6 +36,8 @@ public:
 
     // Sends ADD_ONION now (also usable before bootstrap: tor answers the ServiceID offline).
     void publish();
+    // A new set of client keys: the service is published again with exactly these.
+    void setClientAuthPublicKeys(const QList<QByteArray>& keys);
 
     State state() const { return state_; }
     QString failureReason() const { return failureReason_; }
@@ -48,6 +58,9 @@ private:
     State state_ = State::Unpublished;
     QString failureReason_;
     int publishCount_ = 0;
+    int generation_ = 0;      // of ADD_ONION commands; replies to older ones are ignored
+    bool added_ = false;      // tor holds our service (a DEL_ONION is due before a new ADD)
+    bool proofOfWork_ = true; // off when this tor does not know PoWDefensesEnabled
 };
 
 // Lets this tor reach a service that requires client authorization.

@@ -1,5 +1,6 @@
 // Atomic writes of files only their owner may read (torrc, contact book, service keys): the whole
-// content or nothing replaces the file, with mode 0600 from the first byte.
+// content or nothing replaces the file, with mode 0600 from the first byte. Also the check of the
+// data directory at start: created 0700, and refused when another user owns it or could read it.
 #pragma once
 
 #include <QByteArray>
@@ -9,5 +10,11 @@ namespace onionvoice::tor {
 
 // Returns false with a reason in *error; the previous file is then untouched.
 bool writePrivateFile(const QString& path, const QByteArray& content, QString* error);
+
+// Creates the directory with mode 0700 if it does not exist, and makes our own existing one 0700.
+// Returns false with a reason when it belongs to another user (or is no directory), or when
+// `file` inside it (if given and present) belongs to another user or is open to group or others:
+// the key in it may not be private any more.
+bool ensurePrivateDirectory(const QString& path, const QString& file, QString* error);
 
 } // namespace onionvoice::tor

@@ -5,7 +5,8 @@
 
 namespace onionvoice::tor {
 
-Q_LOGGING_CATEGORY(lcTor, "onionvoice.tor")
+// Debug output (tor's own log lines among it) is off unless enabled (QT_LOGGING_RULES).
+Q_LOGGING_CATEGORY(lcTor, "onionvoice.tor", QtInfoMsg)
 
 TorController::TorController(QObject* parent)
     : QObject(parent) {
@@ -41,9 +42,7 @@ void TorController::connectToTor(const QHostAddress& address, quint16 port) {
 }
 
 void TorController::disconnectFromTor() {
-    buffer_.clear();
-    lines_.clear();
-    expecting_ = LineKind::ReplyLine;
+    parser_.reset();
     const State previous = state_;
     state_ = State::Disconnected;
     socket_.abort();
@@ -63,94 +62,60 @@ bool TorController::send(const QByteArray& command, ReplyHandler handler) {
         return true;
     }
     pending_.push_back(std::move(handler));
-    socket_.write(command + "\r\n");
+    // Two writes, no concatenated copy: commands can carry keys, and the caller wipes its buffer.
+    socket_.write(command);
+    socket_.write("\r\n", 2);
     return true;
 }
 
+void TorController::setMaxLineLength(qsizetype bytes) {
+    maxLineLength_ = bytes;
+    parser_.setLimits(maxLineLength_, maxReplySize_);
+}
+
+void TorController::setMaxReplySize(qsizetype bytes) {
+    maxReplySize_ = bytes;
+    parser_.setLimits(maxLineLength_, maxReplySize_);
+}
+
 void TorController::onReadyRead() {
-    buffer_.append(socket_.readAll());
-    qsizetype start = 0;
-    while (state_ != State::Disconnected) {
-        const qsizetype end = buffer_.indexOf('\n', start);
-        if (end < 0)
-            break;
-        QByteArray line = buffer_.mid(start, end - start);
-        start = end + 1;
-        if (line.endsWith('\r'))
-            line.chop(1);
-        if (line.size() > maxLineLength_) {
-            fail(Error::LineTooLong,
-                 QStringLiteral("tor sent a line of %1 bytes").arg(line.size()));
+    QList<ControlReplyParser::Item> items;
+    parser_.feed(socket_.readAll(), items);
+    for (ControlReplyParser::Item& item : items) {
+        if (state_ == State::Disconnected)
+            return; // a handler closed the connection
+        if (auto* event = std::get_if<TorEvent>(&item)) {
+            emit eventReceived(*event);
+            continue;
+        }
+        auto& [code, lines] = std::get<ControlReplyParser::Reply>(item);
+        if (pending_.empty()) {
+            fail(Error::ProtocolError, QStringLiteral("tor sent a reply nobody asked for"));
             return;
         }
-        if (!processLine(line))
-            return;
+        ReplyHandler handler = std::move(pending_.front());
+        pending_.pop_front();
+        const TorReply reply(code, std::move(lines));
+        if (!reply.isOk())
+            qCDebug(lcTor) << "tor refused a command:" << reply.errorMessage();
+        if (handler)
+            handler(reply);
     }
     if (state_ == State::Disconnected)
         return;
-    buffer_.remove(0, start);
-    if (buffer_.size() > maxLineLength_)
-        fail(Error::LineTooLong,
-             QStringLiteral("tor sent more than %1 bytes without a line end").arg(maxLineLength_));
-}
-
-bool TorController::processLine(const QByteArray& line) {
-    if (expecting_ == LineKind::DataLine) {
-        if (line == ".") {
-            expecting_ = LineKind::ReplyLine;
-            return true;
-        }
-        QByteArray& data = lines_.last().data;
-        if (!data.isEmpty())
-            data.append('\n');
-        data.append(line.startsWith("..") ? line.mid(1) : line);
-        return true;
+    switch (parser_.error()) {
+    case ControlReplyParser::Error::None:
+        break;
+    case ControlReplyParser::Error::ProtocolError:
+        fail(Error::ProtocolError, parser_.errorText());
+        break;
+    case ControlReplyParser::Error::LineTooLong:
+        fail(Error::LineTooLong, parser_.errorText());
+        break;
+    case ControlReplyParser::Error::ReplyTooLarge:
+        fail(Error::ReplyTooLarge, parser_.errorText());
+        break;
     }
-
-    bool codeOk = false;
-    const int code = line.left(3).toInt(&codeOk);
-    const char separator = line.size() >= 4 ? line.at(3) : '\0';
-    if (!codeOk || code < 100 || code > 699 ||
-        (separator != ' ' && separator != '-' && separator != '+')) {
-        fail(Error::ProtocolError, QStringLiteral("malformed reply line from tor"));
-        return false;
-    }
-    if (!lines_.isEmpty() && code != replyCode_) {
-        fail(Error::ProtocolError, QStringLiteral("reply code changed inside one reply"));
-        return false;
-    }
-    replyCode_ = code;
-    TorReplyLine replyLine;
-    replyLine.text = line.mid(4);
-    if (separator == '+') {
-        expecting_ = LineKind::DataLine;
-        replyLine.data = QByteArray("");
-    }
-    lines_.append(replyLine);
-    if (separator != ' ')
-        return true;
-
-    QList<TorReplyLine> lines = std::move(lines_);
-    lines_.clear();
-    if (code == 650) {
-        TorEvent event;
-        event.type = lines.first().text.split(' ').first();
-        event.lines = std::move(lines);
-        emit eventReceived(event);
-        return state_ != State::Disconnected;
-    }
-    if (pending_.empty()) {
-        fail(Error::ProtocolError, QStringLiteral("tor sent a reply nobody asked for"));
-        return false;
-    }
-    ReplyHandler handler = std::move(pending_.front());
-    pending_.pop_front();
-    const TorReply reply(code, std::move(lines));
-    if (!reply.isOk())
-        qCDebug(lcTor) << "tor refused a command:" << reply.errorMessage();
-    if (handler)
-        handler(reply);
-    return state_ != State::Disconnected;
 }
 
 void TorController::fail(Error error, const QString& message) {

@@ -2,6 +2,7 @@
 // multi-line replies, asynchronous 650 events, and a hard limit on what a reply line may be.
 #pragma once
 
+#include "ControlReplyParser.h"
 #include "TorReply.h"
 
 #include <QHostAddress>
@@ -16,16 +17,20 @@ class TorController : public QObject {
     Q_OBJECT
 public:
     enum class State { Disconnected, Connecting, Connected };
-    enum class Error { None, SocketError, ProtocolError, LineTooLong };
+    enum class Error { None, SocketError, ProtocolError, LineTooLong, ReplyTooLarge };
     using ReplyHandler = std::function<void(const TorReply&)>;
 
     static constexpr qsizetype kDefaultMaxLineLength = 64 * 1024;
+    // A whole reply (all its lines and data), e.g. a GETINFO answer: a tor that sends more is
+    // broken or not tor, and must not make us allocate without end.
+    static constexpr qsizetype kDefaultMaxReplySize = 4 * 1024 * 1024;
 
     explicit TorController(QObject* parent = nullptr);
     ~TorController() override;
 
     State state() const { return state_; }
-    void setMaxLineLength(qsizetype bytes) { maxLineLength_ = bytes; }
+    void setMaxLineLength(qsizetype bytes);
+    void setMaxReplySize(qsizetype bytes);
 
     void connectToTor(const QHostAddress& address, quint16 port);
     // Closes the connection; commands still waiting get a ConnectionLost reply (but not when the
@@ -45,20 +50,15 @@ signals:
 private:
     void setState(State state);
     void onReadyRead();
-    bool processLine(const QByteArray& line);
     void fail(Error error, const QString& message);
     void failPending(const QString& why);
 
     QTcpSocket socket_;
     State state_ = State::Disconnected;
     qsizetype maxLineLength_ = kDefaultMaxLineLength;
-    QByteArray buffer_;
+    qsizetype maxReplySize_ = kDefaultMaxReplySize;
+    ControlReplyParser parser_{kDefaultMaxLineLength, kDefaultMaxReplySize};
     std::deque<ReplyHandler> pending_;
-    // Reply being assembled.
-    QList<TorReplyLine> lines_;
-    int replyCode_ = 0;
-    enum class LineKind { ReplyLine, DataLine }; // what the next line from tor is
-    LineKind expecting_ = LineKind::ReplyLine;
 };
 
 } // namespace onionvoice::tor

@@ -10,7 +10,10 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QRegularExpression>
+#include <QScopeGuard>
 #include <QStandardPaths>
+#include <cstring>
+#include <memory>
 #include <sodium.h>
 
 namespace onionvoice::tor {
@@ -146,12 +149,20 @@ QString TorLauncher::generateTorrc(const TorLaunchConfig& config, qint64 owningP
     return lines.join(QLatin1Char('\n')) + QLatin1Char('\n');
 }
 
-QStringList TorLauncher::testNetworkTorrcLines() {
-    const QString dir = qEnvironmentVariable("ONIONVOICE_TESTNET");
-    QFile file(dir + QStringLiteral("/client.torrc"));
-    if (dir.isEmpty() || !file.open(QIODevice::ReadOnly))
-        return {};
-    return QString::fromUtf8(file.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+std::optional<QString> TorLauncher::checkTorrcValues(const TorLaunchConfig& config) {
+    // One option per line: a line break or NUL would smuggle in further options, and '#' would
+    // cut a value short.
+    const auto bad = [](const QString& text) {
+        return text.contains(QLatin1Char('\n')) || text.contains(QLatin1Char('\r')) ||
+               text.contains(QChar(0)) || text.contains(QLatin1Char('#'));
+    };
+    if (bad(config.dataDirectory))
+        return QStringLiteral("the data directory path contains a line break, NUL or '#'");
+    for (const QString& line : config.extraTorrcLines)
+        if (bad(line))
+            return QStringLiteral("a tor option contains a line break, NUL or '#': %1")
+                .arg(line.left(80));
+    return std::nullopt;
 }
 
 void TorLauncher::setState(State state) {
@@ -212,6 +223,10 @@ void TorLauncher::start() {
         return;
     }
 
+    if (const auto bad = checkTorrcValues(config_)) {
+        failPermanently(*bad);
+        return;
+    }
     if (!QDir().mkpath(torDirectory())) {
         failPermanently(QStringLiteral("cannot create %1").arg(torDirectory()));
         return;
@@ -269,20 +284,84 @@ void TorLauncher::pollControlPortFile() {
     controller_.connectToTor(QHostAddress(match.captured(1)), quint16(match.captured(2).toUInt()));
 }
 
+namespace {
+
+// HMAC-SHA256 of SAFECOOKIE (control-spec 3.24) with one of its two fixed keys.
+QByteArray safeCookieHash(const char* key, const QByteArray& cookie, const QByteArray& clientNonce,
+                          const QByteArray& serverNonce) {
+    crypto_auth_hmacsha256_state state;
+    crypto_auth_hmacsha256_init(&state, reinterpret_cast<const unsigned char*>(key),
+                                std::strlen(key));
+    for (const QByteArray* part : {&cookie, &clientNonce, &serverNonce})
+        crypto_auth_hmacsha256_update(&state,
+                                      reinterpret_cast<const unsigned char*>(part->constData()),
+                                      std::size_t(part->size()));
+    QByteArray mac(crypto_auth_hmacsha256_BYTES, '\0');
+    crypto_auth_hmacsha256_final(&state, reinterpret_cast<unsigned char*>(mac.data()));
+    sodium_memzero(&state, sizeof state);
+    return mac;
+}
+
+void wipe(QByteArray& secret) {
+    sodium_memzero(secret.data(), std::size_t(secret.size()));
+}
+
+} // namespace
+
+// SAFECOOKIE, not COOKIE: the cookie itself never goes over the socket, and whatever listens on
+// the control port must first prove that it knows the cookie (another local program squatting the
+// port learns nothing and is refused).
 void TorLauncher::onControllerConnected() {
-    QFile cookie(cookieFile());
-    if (!cookie.open(QIODevice::ReadOnly)) {
+    QFile file(cookieFile());
+    if (!file.open(QIODevice::ReadOnly)) {
         failPermanently(
-            QStringLiteral("cannot read tor's control cookie: %1").arg(cookie.errorString()));
+            QStringLiteral("cannot read tor's control cookie: %1").arg(file.errorString()));
         return;
     }
-    QByteArray command = QByteArrayLiteral("AUTHENTICATE ") + cookie.readAll().toHex();
-    controller_.send(command, [this](const TorReply& reply) {
-        if (!reply.isOk() && reply.kind() != TorReply::Kind::ConnectionLost)
-            failPermanently(
-                QStringLiteral("tor refused authentication: %1").arg(reply.errorMessage()));
-    });
-    sodium_memzero(command.data(), size_t(command.size()));
+    auto cookie = std::make_shared<QByteArray>(file.read(64));
+    auto clientNonce = std::make_shared<QByteArray>(32, '\0');
+    randombytes_buf(clientNonce->data(), std::size_t(clientNonce->size()));
+    controller_.send(
+        "AUTHCHALLENGE SAFECOOKIE " + clientNonce->toHex(),
+        [this, cookie, clientNonce](const TorReply& reply) {
+            const auto done = qScopeGuard([&] { wipe(*cookie); });
+            if (reply.kind() == TorReply::Kind::ConnectionLost)
+                return;
+            const TorArguments args = parseTorArguments(
+                reply.lines().isEmpty() ? QByteArray() : reply.lines().first().text);
+            const QByteArray serverHash = QByteArray::fromHex(args.keyed.value("SERVERHASH"));
+            const QByteArray serverNonce = QByteArray::fromHex(args.keyed.value("SERVERNONCE"));
+            QByteArray expected =
+                safeCookieHash("Tor safe cookie authentication server-to-controller hash", *cookie,
+                               *clientNonce, serverNonce);
+            const bool genuine = reply.isOk() && serverNonce.size() == 32 &&
+                                 serverHash.size() == expected.size() &&
+                                 sodium_memcmp(serverHash.constData(), expected.constData(),
+                                               std::size_t(expected.size())) == 0;
+            wipe(expected);
+            if (!genuine) {
+                failPermanently(QStringLiteral("the control port did not prove that it is our tor "
+                                               "(SAFECOOKIE challenge failed)"));
+                return;
+            }
+            QByteArray clientHash =
+                safeCookieHash("Tor safe cookie authentication controller-to-server hash", *cookie,
+                               *clientNonce, serverNonce);
+            QByteArray command;
+            command.reserve(128);
+            command.append("AUTHENTICATE ").append(clientHash.toHex());
+            wipe(clientHash);
+            controller_.send(command, [this](const TorReply& r) {
+                if (!r.isOk() && r.kind() != TorReply::Kind::ConnectionLost)
+                    failPermanently(
+                        QStringLiteral("tor refused authentication: %1").arg(r.errorMessage()));
+            });
+            wipe(command);
+            sendStartupCommands();
+        });
+}
+
+void TorLauncher::sendStartupCommands() {
     controller_.send("TAKEOWNERSHIP");
     controller_.send("SETEVENTS STATUS_CLIENT HS_DESC");
     controller_.send("GETINFO net/listeners/socks", [this](const TorReply& reply) {

@@ -52,9 +52,8 @@ public:
     static std::optional<QString> findTor(const QString& setting, QStringList* searched);
     static std::optional<TorVersion> parseVersion(const QString& versionOutput);
     static QString generateTorrc(const TorLaunchConfig& config, qint64 owningPid);
-    // Client options of the private test network named by $ONIONVOICE_TESTNET (the directory
-    // of tests/testnet/testnet.py up), or an empty list when it is not set or not there.
-    static QStringList testNetworkTorrcLines();
+    // Why the torrc could not be written safely (a value with CR, LF, NUL or '#'), if so.
+    static std::optional<QString> checkTorrcValues(const TorLaunchConfig& config);
 
     void start();
     // Stops tor and waits for it to exit; the launcher can be started again afterwards.
@@ -83,6 +82,7 @@ private:
     void launchProcess();
     void pollControlPortFile();
     void onControllerConnected();
+    void sendStartupCommands();
     void onProcessFinished(int exitCode, QProcess::ExitStatus status);
     void handleFailure(const QString& reason);
     void onEvent(const TorEvent& event);

@@ -59,14 +59,10 @@ TorArguments parseTorArguments(const QByteArray& text) {
         ++i; // '='
         QByteArray value;
         if (i < n && text.at(i) == '"') {
-            ++i;
-            while (i < n && text.at(i) != '"') {
-                if (text.at(i) == '\\' && i + 1 < n)
-                    ++i;
-                value.append(text.at(i));
-                ++i;
-            }
-            ++i; // closing quote
+            const auto decoded = decodeQuotedString(text, &i);
+            if (!decoded)
+                break; // a broken quoted value: nothing after it can be trusted
+            value = *decoded;
         } else {
             const qsizetype valueStart = i;
             while (i < n && text.at(i) != ' ')
@@ -76,6 +72,57 @@ TorArguments parseTorArguments(const QByteArray& text) {
         args.keyed.insert(word, value);
     }
     return args;
+}
+
+std::optional<QByteArray> decodeQuotedString(const QByteArray& text, qsizetype* pos) {
+    qsizetype i = *pos;
+    const qsizetype n = text.size();
+    if (i >= n || text.at(i) != '"')
+        return std::nullopt;
+    ++i;
+    QByteArray out;
+    while (i < n) {
+        const char c = text.at(i++);
+        if (c == '"') {
+            *pos = i;
+            return out;
+        }
+        if (c != '\\') {
+            out.append(c);
+            continue;
+        }
+        if (i >= n)
+            return std::nullopt;
+        const char e = text.at(i++);
+        switch (e) {
+        case 'n':
+            out.append('\n');
+            break;
+        case 'r':
+            out.append('\r');
+            break;
+        case 't':
+            out.append('\t');
+            break;
+        case '\\':
+        case '"':
+        case '\'':
+            out.append(e);
+            break;
+        default: {
+            if (e < '0' || e > '7')
+                return std::nullopt;
+            int value = e - '0';
+            for (int digits = 1; digits < 3 && i < n && text.at(i) >= '0' && text.at(i) <= '7';
+                 ++digits)
+                value = value * 8 + (text.at(i++) - '0');
+            if (value > 0xff)
+                return std::nullopt;
+            out.append(char(value));
+        }
+        }
+    }
+    return std::nullopt;
 }
 
 } // namespace onionvoice::tor

@@ -5,6 +5,7 @@
 #include <QList>
 #include <QMap>
 #include <QString>
+#include <optional>
 
 namespace onionvoice::tor {
 
@@ -54,5 +55,10 @@ struct TorArguments {
     QMap<QByteArray, QByteArray> keyed;
 };
 TorArguments parseTorArguments(const QByteArray& text);
+
+// Decodes a control-spec QuotedString starting at text[*pos] (the opening quote): escapes \\,
+// \", \n, \r, \t and octal \ooo. Advances *pos past the closing quote; nullopt when the
+// string is not closed or an escape is invalid.
+std::optional<QByteArray> decodeQuotedString(const QByteArray& text, qsizetype* pos);
 
 } // namespace onionvoice::tor

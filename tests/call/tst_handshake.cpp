@@ -77,6 +77,17 @@ private slots:
         QVERIFY(verifyHello(tampered, bob.address(), kNow, 10min).has_value());
     }
 
+    // The exact clock of a caller is a fingerprint: the Hello carries it to the minute only.
+    void helloClockIsToTheMinute() {
+        const auto alice = OnionIdentity::generate();
+        const auto bob = OnionIdentity::generate();
+        EphemeralKey e;
+        const Hello hello = makeHello(alice, bob.address(), e, {}, 0, kNow + 12345ms);
+        QCOMPARE(hello.unixMs % 60000, 0u);
+        QVERIFY(std::int64_t(hello.unixMs) <= (kNow + 12345ms).count());
+        QCOMPARE(verifyHello(hello, bob.address(), kNow + 12345ms, 2min), std::nullopt);
+    }
+
     void helloForSomeoneElseOrStaleIsRefused() {
         const OnionIdentity alice = identity(1), bob = identity(2), carol = identity(4);
         EphemeralKey e;

@@ -89,6 +89,74 @@ private slots:
         QVERIFY(book.save(&error));
     }
 
+    // Attack: damage one entry of the book (here: a blocked stalker's entry and an allowlisted
+    // contact's key). Before the fix the whole book started empty, so the stalker was no longer
+    // blocked; now every entry with a readable address stays, damaged ones blocked or without
+    // access, never with more.
+    void damagedBookKeepsBlocksAndFailsClosed() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("contacts.json");
+        const auto entry = [](const QString& address, const QByteArray& blocked,
+                              const QByteArray& allowlisted, const QByteArray& extra) {
+            return "{\"address\": \"" + address.toLatin1() +
+                   "\", \"name\": \"n\", \"added\": \"2026-01-01T00:00:00Z\", \"blocked\": " +
+                   blocked + ", \"allowlisted\": " + allowlisted + extra + "}";
+        };
+        const QByteArray key = QByteArray(32, 'k').toBase64();
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("{\"version\": 1, \"contacts\": [" +
+                entry(testAddress(1), "false", "true",
+                      ", \"inbound_auth_public_key\": \"" + key + "\"") +
+                "," + entry(testAddress(2), "true", "false", ", \"inbound_auth_public_key\": 7") +
+                "," + entry(testAddress(3), "\"yes\"", "true", "") + "," +
+                entry(testAddress(4), "false", "true", ", \"inbound_auth_public_key\": \"!!\"") +
+                "," + entry("not-an-address", "true", "false", "") + "]}");
+        f.close();
+        ContactBook book(path);
+        const auto result = book.load();
+        QCOMPARE(result.outcome, ContactBook::LoadOutcome::CorruptKeptAside);
+        QCOMPARE(result.repaired, 3);
+        QCOMPARE(result.lost, 1);
+        QVERIFY(QFile::exists(result.keptAsideAs));
+        // The intact entry is as it was.
+        QVERIFY(book.find(testAddress(1))->allowlisted);
+        QCOMPARE(book.find(testAddress(1))->inboundAuthPublicKey, QByteArray(32, 'k'));
+        // The blocked one with a broken key is still blocked.
+        QVERIFY(book.find(testAddress(2)) && book.find(testAddress(2))->blocked);
+        // An unreadable block flag counts as blocked; a damaged entry never keeps access.
+        QVERIFY(book.find(testAddress(3))->blocked);
+        QVERIFY(!book.find(testAddress(3))->allowlisted);
+        QVERIFY(!book.find(testAddress(4))->blocked);
+        QVERIFY(!book.find(testAddress(4))->allowlisted);
+        QVERIFY(book.find(testAddress(4))->inboundAuthPublicKey.isEmpty());
+    }
+
+    // Attack: a name that looks like another (right-to-left override, zero-width joiner).
+    void namesWithFormatCharactersAreRefused() {
+        ContactBook book(QString{});
+        QString error;
+        for (const QString& name :
+             {QString("Ana") + QChar(0x202E) + "evE", "A" + QString(QChar(0x200D)) + "na",
+              QString("Bo") + QChar(0x2066)}) {
+            QVERIFY(!book.add({testAddress(5), name, {}, false, false, {}, {}}, &error));
+            QVERIFY(!error.isEmpty());
+        }
+        QVERIFY(book.add({testAddress(5), "Ana Łódź 李", {}, false, false, {}, {}}, &error));
+    }
+
+    void changesAreReported() {
+        ContactBook book(QString{});
+        int changes = 0;
+        book.setChangeListener([&] { ++changes; });
+        QString error;
+        QVERIFY(book.add({testAddress(6), "x", {}, false, false, {}, {}}, &error));
+        QVERIFY(book.setBlocked(testAddress(6), true));
+        QVERIFY(book.setAllowlisted(testAddress(6), true));
+        QVERIFY(book.remove(testAddress(6)));
+        QCOMPARE(changes, 4);
+    }
+
     void killedMidSaveLosesNothing() {
         QTemporaryDir dir;
         const QString path = dir.filePath("contacts.json");

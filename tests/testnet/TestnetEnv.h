@@ -26,8 +26,18 @@ inline QString networkDirectory() {
     return qEnvironmentVariable("ONIONVOICE_TESTNET");
 }
 
+// The client options a network writes to DIR/client.torrc, or an empty list when DIR is empty or
+// holds no such file. Only tests (and onionvoice-cli --testnet) read a test network: the core
+// libraries never look at the environment for one.
+inline QStringList testNetworkTorrcLines(const QString& dir) {
+    QFile file(dir + QStringLiteral("/client.torrc"));
+    if (dir.isEmpty() || !file.open(QIODevice::ReadOnly))
+        return {};
+    return QString::fromUtf8(file.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+}
+
 inline QStringList clientTorrcLines() {
-    return tor::TorLauncher::testNetworkTorrcLines();
+    return testNetworkTorrcLines(networkDirectory());
 }
 
 // Launcher configuration for an app instance on the network, with its data in <network>/../apps.

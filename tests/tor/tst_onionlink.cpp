@@ -224,6 +224,62 @@ private slots:
         QTRY_VERIFY(link.isNull());
     }
 
+    // Attack: the peer stops reading. Before the fix every record we sent stayed in our send
+    // buffer (10000 records, 5 MB, all accepted); now the link fails once its backlog passes the
+    // bound, having taken only a bounded number of records.
+    void peerThatStopsReadingIsClosed() {
+        LinkListener listener(kRecord);
+        QVERIFY(listener.listen());
+        QSignalSpy accepted(&listener, &LinkListener::linkAccepted);
+        QTcpSocket peer;
+        // The peer never reads, and its kernel buffer is small (no autotuning to megabytes).
+        peer.setSocketOption(QAbstractSocket::ReceiveBufferSizeSocketOption, 4096);
+        peer.setReadBufferSize(4096);
+        peer.connectToHost(QHostAddress::LocalHost, listener.port());
+        QTRY_COMPARE(accepted.size(), 1);
+        QPointer<OnionLink> link = accepted.at(0).at(0).value<OnionLink*>();
+        QSignalSpy failed(link, &OnionLink::failed);
+        int taken = 0;
+        for (int i = 0; i < 10000 && link && link->sendRecord(bytes(record('x'))); ++i) {
+            ++taken;
+            if (i % 50 == 0)
+                QCoreApplication::processEvents(); // lets the kernel take what it will
+        }
+        QTRY_COMPARE(failed.size(), 1);
+        QCOMPARE(failed.at(0).at(0).value<OnionLink::Failure>(), OnionLink::Failure::SendBacklog);
+        qInfo("records taken before the link was closed: %d", taken);
+        QVERIFY(taken < 1000);
+    }
+
+    // Fault: tor restarts during a call and its `auto` SOCKS port changes. Before the fix the
+    // pool kept dialling the port it was created with (nobody listens there any more); now each
+    // attempt asks for the current endpoint, and the replacement link reaches the new port.
+    void poolDialsTheCurrentSocksPort() {
+        ScriptedSocks before, after;
+        const ScriptedSocks* current = &before;
+        LinkPoolConfig config;
+        config.socksFor = [&](std::uint8_t) {
+            return current->endpoint();
+        };
+        config.onionAddress = kHost.chopped(6);
+        config.port = 9;
+        config.links = 2;
+        config.recordSize = kRecord;
+        config.replaceDelay = 50ms;
+        LinkPool pool(config);
+        QSignalSpy up(&pool, &LinkPool::linkUp);
+        pool.start();
+        QTRY_COMPARE(pool.openCount(), 2);
+        QCOMPARE(before.sessions.size(), std::size_t(2));
+        current = &after; // "tor restarted": the old port is gone
+        before.server.close();
+        before.sessions.front()->socket->close();
+        QTRY_COMPARE(up.size(), 3);
+        QCOMPARE(after.sessions.size(), std::size_t(1));
+        const QByteArray user = after.sessions.front()->username;
+        QVERIFY(user == pool.isolationKey(0) || user == pool.isolationKey(1));
+    }
+
     void poolOpensIsolatedLinksAndReplacesBrokenOnes() {
         ScriptedSocks socks;
         LinkPoolConfig config;

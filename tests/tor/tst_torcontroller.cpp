@@ -260,8 +260,62 @@ private slots:
         QCOMPARE(args.keyed.value("SUMMARY"), QByteArray("a \"b\" c"));
         QCOMPARE(args.keyed.value("TAG"), QByteArray("conn"));
         QVERIFY(args.keyed.contains("X"));
+        // An unterminated quoted value is not taken, nor anything after it.
         const TorArguments unterminated = parseTorArguments("A=\"open B=1");
-        QCOMPARE(unterminated.keyed.value("A"), QByteArray("open B=1"));
+        QVERIFY(!unterminated.keyed.contains("A") && !unterminated.keyed.contains("B"));
+    }
+
+    // control-spec 2.1.1: before the fix only \\ and \" were known; \n arrived as "n" and octal
+    // escapes as digits.
+    void quotedStringsAreFullyDecoded_data() {
+        QTest::addColumn<QByteArray>("quoted");
+        QTest::addColumn<QByteArray>("decoded");
+        QTest::newRow("plain") << QByteArray("\"abc\"") << QByteArray("abc");
+        QTest::newRow("quote and backslash")
+            << QByteArray("\"a\\\"b\\\\c\"") << QByteArray("a\"b\\c");
+        QTest::newRow("controls") << QByteArray("\"l1\\nl2\\r\\t\"") << QByteArray("l1\nl2\r\t");
+        QTest::newRow("octal") << QByteArray("\"\\101\\0\\7x\\377\"")
+                               << QByteArray("A\0\ax\xff", 5);
+        QTest::newRow("empty") << QByteArray("\"\"") << QByteArray("");
+    }
+    void quotedStringsAreFullyDecoded() {
+        QFETCH(QByteArray, quoted);
+        QFETCH(QByteArray, decoded);
+        qsizetype pos = 0;
+        const auto out = decodeQuotedString(quoted, &pos);
+        QVERIFY(out.has_value());
+        QCOMPARE(*out, decoded);
+        QCOMPARE(pos, quoted.size());
+        QCOMPARE(parseTorArguments("K=" + quoted).keyed.value("K"), decoded);
+    }
+    void brokenQuotedStringsAreRefused() {
+        for (const QByteArray& bad :
+             {QByteArray("\"open"), QByteArray("\"a\\"), QByteArray("\"\\8\""),
+              QByteArray("\"\\400\""), QByteArray("noquote")}) {
+            qsizetype pos = 0;
+            QVERIFY2(!decodeQuotedString(bad, &pos).has_value(), bad.constData());
+        }
+    }
+
+    // Attack: a control port that never ends a reply (many short lines, each within the line
+    // limit). Before the fix the lines piled up without bound; now the connection fails.
+    void endlessReplyClosesWithError() {
+        controller->setMaxReplySize(64 * 1024);
+        Recorder r;
+        QSignalSpy errors(controller.get(), &TorController::errorOccurred);
+        controller->send("GETINFO circuit-status", r.handler());
+        for (int i = 0; i < 200 && errors.isEmpty(); ++i) {
+            QByteArray chunk;
+            for (int j = 0; j < 10; ++j)
+                chunk += "250-x=" + QByteArray(100, 'z') + "\r\n";
+            port->reply(chunk);
+            QTest::qWait(1);
+        }
+        QTRY_COMPARE(errors.size(), 1);
+        QCOMPARE(errors.at(0).at(0).value<TorController::Error>(),
+                 TorController::Error::ReplyTooLarge);
+        QCOMPARE(r.replies.size(), 1);
+        QCOMPARE(r.replies.at(0).kind(), TorReply::Kind::ConnectionLost);
     }
 };
 

@@ -1,5 +1,6 @@
 // Unit tests of TorLauncher with stand-in tor executables (shell scripts): discovery, version
 // check, torrc contents, and giving up with a reason after repeated failures.
+#include "../testnet/TestnetEnv.h"
 #include "tor/SecurityPreset.h"
 #include "tor/TorLauncher.h"
 
@@ -10,6 +11,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 #include <csignal>
+#include <cstring>
+#include <sodium.h>
 
 using namespace onionvoice::tor;
 
@@ -38,10 +41,24 @@ const QByteArray kControlPortTor =
     "echo \"PORT=127.0.0.1:$FAKE_TOR_CONTROL_PORT\" > \"$dir/control-port\"\n"
     "exec sleep 60\n";
 
-// Answers the launcher's start-up commands like tor would; authentication can be refused.
+QByteArray hmac(const char* key, const QByteArray& message) {
+    QByteArray mac(crypto_auth_hmacsha256_BYTES, '\0');
+    crypto_auth_hmacsha256_state state;
+    crypto_auth_hmacsha256_init(&state, reinterpret_cast<const unsigned char*>(key),
+                                std::strlen(key));
+    crypto_auth_hmacsha256_update(&state, reinterpret_cast<const unsigned char*>(message.data()),
+                                  std::size_t(message.size()));
+    crypto_auth_hmacsha256_final(&state, reinterpret_cast<unsigned char*>(mac.data()));
+    return mac;
+}
+
+// Answers the launcher's start-up commands like tor would (SAFECOOKIE with the cookie of 32 zero
+// bytes); authentication can be refused, and an impostor does not know the cookie.
 class ScriptedTorControl : public QObject {
 public:
     bool refuseAuthentication = false;
+    bool impostor = false;
+    QByteArray message; // cookie | client nonce | server nonce
     QList<QByteArray> commands;
     QTcpSocket* peer = nullptr;
     QTcpServer server;
@@ -60,8 +77,21 @@ public:
 
     void answer(const QByteArray& command) {
         commands.append(command);
-        if (command.startsWith("AUTHENTICATE")) {
-            const bool cookieOk = command == "AUTHENTICATE " + QByteArray(32, '\0').toHex();
+        if (command.startsWith("AUTHCHALLENGE SAFECOOKIE ")) {
+            const QByteArray serverNonce(32, '\x11');
+            message = (impostor ? QByteArray(32, 'x') : QByteArray(32, '\0')) +
+                      QByteArray::fromHex(command.mid(25)) + serverNonce;
+            peer->write("250 AUTHCHALLENGE SERVERHASH=" +
+                        hmac("Tor safe cookie authentication server-to-controller hash", message)
+                            .toHex()
+                            .toUpper() +
+                        " SERVERNONCE=" + serverNonce.toHex().toUpper() + "\r\n");
+        } else if (command.startsWith("AUTHENTICATE")) {
+            const bool cookieOk =
+                command ==
+                "AUTHENTICATE " +
+                    hmac("Tor safe cookie authentication controller-to-server hash", message)
+                        .toHex();
             peer->write(refuseAuthentication || !cookieOk ? "515 Authentication failed\r\n"
                                                           : "250 OK\r\n");
         } else if (command == "GETINFO net/listeners/socks") {
@@ -135,14 +165,47 @@ private slots:
         QVERIFY(file.open(QIODevice::WriteOnly));
         file.write("TestingTorNetwork 1\nDirAuthority a orport=1 v3ident=X 127.0.0.1:2 Y\n");
         file.close();
-        qputenv("ONIONVOICE_TESTNET", dir.path().toLocal8Bit());
-        QCOMPARE(TorLauncher::testNetworkTorrcLines(),
+        QCOMPARE(onionvoice::testnet::testNetworkTorrcLines(dir.path()),
                  (QStringList{QStringLiteral("TestingTorNetwork 1"),
                               QStringLiteral("DirAuthority a orport=1 v3ident=X 127.0.0.1:2 Y")}));
-        qputenv("ONIONVOICE_TESTNET", dir.filePath(QStringLiteral("missing")).toLocal8Bit());
-        QVERIFY(TorLauncher::testNetworkTorrcLines().isEmpty());
+        QVERIFY(onionvoice::testnet::testNetworkTorrcLines(dir.filePath(QStringLiteral("missing")))
+                    .isEmpty());
+        QVERIFY(onionvoice::testnet::testNetworkTorrcLines(QString()).isEmpty());
+        // The production library no longer reads a test network from the environment.
+        qputenv("ONIONVOICE_TESTNET", dir.path().toLocal8Bit());
+        TorLaunchConfig config;
+        config.dataDirectory = dir.path();
+        QVERIFY(
+            !TorLauncher::generateTorrc(config, 1).contains(QStringLiteral("TestingTorNetwork")));
         qunsetenv("ONIONVOICE_TESTNET");
-        QVERIFY(TorLauncher::testNetworkTorrcLines().isEmpty());
+    }
+
+    // Attack: an option value that carries a line break adds options of its own choosing (here
+    // a second control port without authentication); '#' would cut a value short.
+    void torrcInjectionIsRefused_data() {
+        QTest::addColumn<QString>("dataDirectory");
+        QTest::addColumn<QString>("extra");
+        QTest::newRow("newline in option")
+            << QString() << QStringLiteral("NumEntryGuards 4\nControlPort 127.0.0.1:9999");
+        QTest::newRow("carriage return") << QString() << QStringLiteral("NumEntryGuards 4\rX 1");
+        QTest::newRow("NUL") << QString() << (QStringLiteral("NumEntryGuards 4") + QChar(0));
+        QTest::newRow("hash") << QString() << QStringLiteral("Nickname a#b");
+        QTest::newRow("newline in path")
+            << QStringLiteral("/tmp/x\nControlPort 9999") << QStringLiteral("NumEntryGuards 4");
+    }
+    void torrcInjectionIsRefused() {
+        QFETCH(QString, dataDirectory);
+        QFETCH(QString, extra);
+        QTemporaryDir dir;
+        TorLaunchConfig config;
+        config.dataDirectory = dataDirectory.isEmpty() ? dir.path() : dataDirectory;
+        config.extraTorrcLines = {extra};
+        config.torExecutableSetting = writeScript(dir, QStringLiteral("fake-tor"), kControlPortTor);
+        QVERIFY(TorLauncher::checkTorrcValues(config).has_value());
+        TorLauncher launcher(config);
+        launcher.start();
+        QCOMPARE(launcher.state(), TorLauncher::State::Failed);
+        QVERIFY(!QFile::exists(config.dataDirectory + QStringLiteral("/tor/torrc")));
     }
 
     void findsTorFromSettingThenEnvironment() {
@@ -195,10 +258,11 @@ private slots:
         QSignalSpy bootstrap(&launcher, &TorLauncher::bootstrapChanged);
         launcher.start();
         QTRY_COMPARE(launcher.state(), TorLauncher::State::Bootstrapping);
-        QTRY_COMPARE(control.commands.size(), 5);
-        QCOMPARE(control.commands.at(0), "AUTHENTICATE " + QByteArray(32, '\0').toHex());
-        QCOMPARE(control.commands.at(1), QByteArray("TAKEOWNERSHIP"));
-        QVERIFY(control.commands.at(2).startsWith("SETEVENTS STATUS_CLIENT"));
+        QTRY_COMPARE(control.commands.size(), 6);
+        QVERIFY(control.commands.at(0).startsWith("AUTHCHALLENGE SAFECOOKIE "));
+        QVERIFY(control.commands.at(1).startsWith("AUTHENTICATE "));
+        QCOMPARE(control.commands.at(2), QByteArray("TAKEOWNERSHIP"));
+        QVERIFY(control.commands.at(3).startsWith("SETEVENTS STATUS_CLIENT"));
         QCOMPARE(launcher.socksPort(), quint16(9999));
 
         // A tag this version does not know is shown as it is, not treated as an error.
@@ -232,6 +296,27 @@ private slots:
         QVERIFY2(launcher.failureReason().contains(QStringLiteral("refused authentication")),
                  qPrintable(launcher.failureReason()));
         QVERIFY(!processAlive(launcher.processId()));
+    }
+
+    // Attack: another local program answers on the control port (it wrote the port file, or took
+    // the port). Before the fix the launcher sent it the cookie itself (COOKIE authentication);
+    // now the impostor must prove it knows the cookie first, fails, and learns nothing.
+    void controlPortImpostorLearnsNoCookie() {
+        QTemporaryDir dir;
+        ScriptedTorControl control;
+        control.impostor = true;
+        TorLaunchConfig config;
+        config.dataDirectory = dir.path();
+        config.torExecutableSetting = writeScript(dir, QStringLiteral("fake-tor"), kControlPortTor);
+        TorLauncher launcher(config);
+        launcher.start();
+        QTRY_COMPARE(launcher.state(), TorLauncher::State::Failed);
+        QVERIFY2(launcher.failureReason().contains(QStringLiteral("SAFECOOKIE")),
+                 qPrintable(launcher.failureReason()));
+        for (const QByteArray& command : control.commands) {
+            QVERIFY(!command.contains(QByteArray(32, '\0').toHex()));
+            QVERIFY(!command.startsWith("AUTHENTICATE"));
+        }
     }
 
     void garbageOnTheControlPortRestartsTor() {

@@ -1,0 +1,65 @@
+// Replay cache and rate limits of incoming calls.
+#include "AdmissionGuards.h"
+
+#include <algorithm>
+
+namespace onionvoice::call {
+
+HelloReplayCache::HelloReplayCache(Millis window, std::size_t capacity)
+    : window_(window)
+    , capacity_(capacity) {}
+
+void HelloReplayCache::expire(Millis now) {
+    while (!expiry_.empty() && expiry_.begin()->first <= now) {
+        seen_.remove(expiry_.begin()->second);
+        expiry_.erase(expiry_.begin());
+    }
+}
+
+bool HelloReplayCache::remember(const QString& caller, const Bytes32& nonce, Millis now) {
+    expire(now);
+    QByteArray key = caller.toLatin1();
+    key.append(reinterpret_cast<const char*>(nonce.data()), qsizetype(nonce.size()));
+    if (seen_.contains(key))
+        return false;
+    if (seen_.size() >= qsizetype(capacity_)) {
+        // Only reachable past the ring rate limits; the oldest entry is the closest to expiring.
+        seen_.remove(expiry_.begin()->second);
+        expiry_.erase(expiry_.begin());
+    }
+    seen_.insert(key, now + window_);
+    expiry_.emplace(now + window_, key);
+    return true;
+}
+
+bool TokenBucket::take(Millis now, double perMinute, double burst) {
+    tokens = last ? std::min(burst, tokens + double((now - *last).count()) * perMinute / 60000.0)
+                  : burst;
+    last = now;
+    if (tokens < 1)
+        return false;
+    tokens -= 1;
+    return true;
+}
+
+KeyedRateLimit::KeyedRateLimit(double perMinute, double burst, std::size_t capacity)
+    : perMinute_(perMinute)
+    , burst_(burst)
+    , capacity_(capacity) {}
+
+bool KeyedRateLimit::allow(const QString& key, Millis now) {
+    auto it = buckets_.find(key);
+    if (it == buckets_.end()) {
+        if (buckets_.size() >= qsizetype(capacity_)) {
+            // Every stored bucket has been used once, so `last` is set.
+            const auto oldest = std::min_element(
+                buckets_.begin(), buckets_.end(),
+                [](const TokenBucket& a, const TokenBucket& b) { return a.last < b.last; });
+            buckets_.erase(oldest);
+        }
+        it = buckets_.insert(key, TokenBucket{});
+    }
+    return it->take(now, perMinute_, burst_);
+}
+
+} // namespace onionvoice::call

@@ -1,0 +1,61 @@
+// Defences of the incoming side that need memory: which Hellos were already seen (a captured
+// Hello replayed within the clock-skew window must not ring again), and how often one caller, and
+// all unknown callers together, may ring. Every structure is bounded by count, so a flood of
+// identities or nonces costs a fixed amount of memory.
+#pragma once
+
+#include "Handshake.h"
+
+#include <QByteArray>
+#include <QHash>
+#include <QString>
+#include <chrono>
+#include <map>
+#include <optional>
+
+namespace onionvoice::call {
+
+// Monotonic milliseconds, injected so tests can drive time.
+using Millis = std::chrono::milliseconds;
+
+class HelloReplayCache {
+public:
+    // Entries are kept for `window` after they were seen; it must cover the Hello time check.
+    HelloReplayCache(Millis window, std::size_t capacity);
+
+    // Records (caller, nonce); false when it was already seen within the window (a replay).
+    bool remember(const QString& caller, const Bytes32& nonce, Millis now);
+    std::size_t size() const { return seen_.size(); }
+
+private:
+    void expire(Millis now);
+
+    Millis window_;
+    std::size_t capacity_;
+    QHash<QByteArray, Millis> seen_;           // key → expiry
+    std::multimap<Millis, QByteArray> expiry_; // expiry → key, oldest first
+};
+
+// A token bucket: `burst` events at once, refilled at `perMinute` per minute.
+struct TokenBucket {
+    double tokens = 0;
+    std::optional<Millis> last; // none: never used, the bucket is full
+    bool take(Millis now, double perMinute, double burst);
+};
+
+// Token buckets per key (caller address), at most `capacity` keys: when full, the least recently
+// used key is forgotten (it starts again with a full bucket, which only helps a caller that has
+// been quiet the longest).
+class KeyedRateLimit {
+public:
+    KeyedRateLimit(double perMinute, double burst, std::size_t capacity);
+    bool allow(const QString& key, Millis now);
+    std::size_t size() const { return buckets_.size(); }
+
+private:
+    double perMinute_, burst_;
+    std::size_t capacity_;
+    QHash<QString, TokenBucket> buckets_;
+};
+
+} // namespace onionvoice::call

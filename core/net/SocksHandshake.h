@@ -1,0 +1,49 @@
+// The client side of tor's SOCKS5 handshake (RFC 1928 with username/password, RFC 1929) without
+// the socket: the greeting, then bytes from tor in and bytes to send out, until the CONNECT is
+// answered. A pure class, so the reply parser can be fuzzed on its own.
+#pragma once
+
+#include <QByteArray>
+#include <QString>
+
+namespace onionvoice::net {
+
+class SocksHandshake {
+public:
+    enum class Outcome { NeedMore, Open, Failed };
+    enum class Failure {
+        None,
+        AuthRefused, // no username/password method, or the credentials were refused
+        Reply,       // tor answered the CONNECT with an error code (replyCode())
+        Protocol,    // the answer made no sense
+    };
+
+    // host: the name tor resolves ("<56 chars>.onion"); isolationKey: username and password.
+    SocksHandshake(QByteArray host, quint16 port, QByteArray isolationKey);
+
+    QByteArray greeting() const;
+    // Consumes the handshake's bytes from the front of `in` (what follows CONNECT's reply stays:
+    // it is the stream) and appends what to send next to `out`.
+    Outcome consume(QByteArray& in, QByteArray& out);
+
+    Failure failure() const { return failure_; }
+    QString failureText() const { return failureText_; }
+    int replyCode() const { return replyCode_; }
+
+private:
+    Outcome fail(Failure failure, const QString& text, int reply = 0);
+
+    enum class Step { Greeting, Authentication, ConnectReply, Done };
+    QByteArray host_;
+    quint16 port_;
+    QByteArray isolationKey_;
+    Step step_ = Step::Greeting;
+    Failure failure_ = Failure::None;
+    QString failureText_;
+    int replyCode_ = 0;
+};
+
+// Human-readable meaning of a SOCKS5 reply code, including tor's extended codes (0xF0-0xF7).
+QString describeSocksReply(int code);
+
+} // namespace onionvoice::net

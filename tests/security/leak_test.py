@@ -1,0 +1,238 @@
+#!/usr/bin/env python3
+"""Leak test (issue 11, acceptance 2): a whole call between two onionvoice-cli instances inside a
+network namespace whose only interface is loopback (`unshare -n`), each under
+`strace -f -e trace=network,process,openat,rename`. It checks that
+  * every connect() the app makes goes to its own tor's SOCKS or control port (unix sockets only
+    inside its data directory), and it never resolves a name (no UDP socket, nothing to port 53);
+  * no onion address, identity key or contact name appears in the apps' logs (stderr), and no
+    file written outside the data directories (and the --record files) holds one.
+The private Tor network runs inside the namespace too. Exit 77 (skipped) where the namespace
+cannot be made.
+
+usage: leak_test.py CLI TESTNET_PY WORKDIR
+"""
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+
+CANARY = "Zebra Leak-Canary"  # a contact name that must never leave the data directory
+
+
+def run_inside(cli, testnet, work):
+    subprocess.run(["ip", "link", "set", "lo", "up"], check=True)
+    home = os.path.join(work, "home")
+    for d in ("home", "tmp", "strace"):
+        os.makedirs(os.path.join(work, d), exist_ok=True)
+    env = dict(os.environ, HOME=home, TMPDIR=os.path.join(work, "tmp"),
+               XDG_DATA_HOME=os.path.join(home, ".local/share"),
+               XDG_CONFIG_HOME=os.path.join(home, ".config"),
+               XDG_CACHE_HOME=os.path.join(home, ".cache"),
+               XDG_RUNTIME_DIR=os.path.join(work, "tmp"))
+    env.pop("QT_LOGGING_RULES", None)
+    net = os.path.join(work, "net")
+    subprocess.run([sys.executable, testnet, "up", net, "--watch-pid", str(os.getpid())],
+                   check=True, stdout=subprocess.DEVNULL, env=env)
+    data = {n: os.path.join(work, n) for n in ("alice", "bob")}
+
+    def cli_json(args):
+        out = subprocess.run([cli] + args + ["--json"], check=True, capture_output=True,
+                             text=True, env=env).stdout
+        return [json.loads(l) for l in out.splitlines() if l.startswith("{")]
+
+    bob_addr = cli_json(["id", "--data-dir", data["bob"]])[0]["address"]
+    alice_addr = cli_json(["id", "--data-dir", data["alice"]])[0]["address"]
+    cli_json(["contacts", "add", bob_addr, "--name", CANARY, "--data-dir", data["alice"]])
+    cli_json(["contacts", "add", alice_addr, "--name", CANARY + " 2", "--data-dir", data["bob"]])
+
+    procs = {}
+
+    def start(name, args):
+        log = os.path.join(work, "strace", name + ".log")
+        cmd = ["strace", "-f", "-qq", "-s", "256", "-e", "trace=network,process,openat,rename",
+               "-o", log, cli] + args + ["--testnet", net, "--data-dir", data[name], "--json",
+                                         "--record", os.path.join(work, name + "-heard.wav")]
+        procs[name] = subprocess.Popen(cmd, env=env, text=True, stdout=subprocess.PIPE,
+                                       stderr=open(os.path.join(work, name + ".err"), "w"))
+
+    def events(name, until, timeout):
+        deadline = time.time() + timeout
+        seen = []
+        p = procs[name]
+        while time.time() < deadline:
+            line = p.stdout.readline()
+            if not line:
+                break
+            try:
+                e = json.loads(line)
+            except ValueError:
+                continue
+            seen.append(e)
+            if until(e):
+                return seen
+        raise RuntimeError(f"{name}: no {until.__doc__} within {timeout} s; saw {seen[-5:]}")
+
+    start("bob", ["serve", "--answer", "auto", "--calls", "1"])
+
+    def ready(e):
+        "ready"
+        return e.get("event") == "ready"
+    events("bob", ready, 240)
+    start("alice", ["call", bob_addr, "--seconds", "8"])
+
+    def active(e):
+        "active call"
+        return e.get("event") == "state" and e.get("state") == "active"
+    events("alice", active, 180)
+    ports = {n: tor_ports(procs[n].pid) for n in procs}
+    procs["alice"].stdout.read()
+    alice_rc = procs["alice"].wait(timeout=120)
+    procs["bob"].stdout.read()
+    try:
+        procs["bob"].wait(timeout=60)
+    except subprocess.TimeoutExpired:
+        procs["bob"].send_signal(signal.SIGINT)
+        procs["bob"].wait(timeout=30)
+    subprocess.run([sys.executable, testnet, "down", net], stdout=subprocess.DEVNULL, env=env)
+
+    secrets = {"bob's address": bob_addr, "alice's address": alice_addr, "contact name": CANARY}
+    for n in data:
+        with open(os.path.join(data[n], "identity.key"), "rb") as f:
+            seed = f.read()[-32:]
+        secrets[n + "'s key (hex)"] = seed.hex()
+        secrets[n + "'s key (base64)"] = __import__("base64").b64encode(seed).decode()
+
+    problems = []
+    report = {"alice_exit": alice_rc}
+    if alice_rc != 0:
+        problems.append(f"the call did not complete (alice exit code {alice_rc})")
+    for n in data:
+        findings = analyse(os.path.join(work, "strace", n + ".log"), data[n], ports[n],
+                           [os.path.join(work, n + "-heard")])
+        report[n] = findings["summary"]
+        problems += [f"{n}: {p}" for p in findings["problems"]]
+        with open(os.path.join(work, n + ".err"), errors="replace") as f:
+            log = f.read()
+        for what, value in secrets.items():
+            if value in log:
+                problems.append(f"{n}'s log holds {what}")
+        for path in findings["written_outside"]:
+            try:
+                with open(path, "rb") as f:
+                    content = f.read().decode("latin-1")
+            except OSError:
+                continue
+            for what, value in secrets.items():
+                if value in content:
+                    problems.append(f"{n} wrote {what} into {path}, outside its data directory")
+    report["problems"] = problems
+    print(json.dumps(report, indent=1))
+    return 1 if problems else 0
+
+
+def tor_ports(cli_pid):
+    """TCP ports on which the tor started (indirectly, under strace) by this cli listens."""
+    pids = set()
+    for proc in os.listdir("/proc"):
+        if not proc.isdigit():
+            continue
+        try:
+            with open(f"/proc/{proc}/comm") as f:
+                comm = f.read().strip()
+            with open(f"/proc/{proc}/stat") as f:
+                ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+        except OSError:
+            continue
+        if comm == "tor" and parent_chain_has(ppid, cli_pid):
+            pids.add(int(proc))
+    out = subprocess.run(["ss", "-ltnpH"], capture_output=True, text=True).stdout
+    ports = set()
+    for line in out.splitlines():
+        if any(f"pid={p}," in line for p in pids):
+            ports.add(int(line.split()[3].rsplit(":", 1)[1]))
+    return ports
+
+
+def parent_chain_has(pid, ancestor):
+    for _ in range(10):
+        if pid == ancestor:
+            return True
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                pid = int(f.read().rsplit(")", 1)[1].split()[1])
+        except OSError:
+            return False
+    return False
+
+
+LINE = re.compile(r"^(\d+)\s+(\w+)\((.*)")
+
+
+def analyse(log, data_dir, tor_ports_, allowed_files):
+    """Connects, name lookups and file writes of the app's own threads (tor's are left out: tor
+    talks to the relays of the network by design)."""
+    tor_pids, connects, problems, written = set(), [], [], set()
+    with open(log, errors="replace") as f:
+        lines = f.readlines()
+    for line in lines:
+        m = LINE.match(line)
+        if m and m.group(2) == "execve" and '"tor"' not in m.group(3) and "/tor\"" in m.group(3):
+            tor_pids.add(m.group(1))
+    for line in lines:
+        m = LINE.match(line)
+        if not m or m.group(1) in tor_pids:
+            continue
+        call, args = m.group(2), m.group(3)
+        if call == "connect":
+            connects.append(args)
+            if "AF_UNIX" in args:
+                path = re.search(r'sun_path="([^"]*)"', args)
+                if not path or not path.group(1).startswith(data_dir):
+                    problems.append(f"connect to a unix socket outside the data directory: {args[:160]}")
+            elif "AF_INET6" in args or "AF_INET" in args:
+                host = re.search(r'inet_addr\("([^"]+)"\)', args)
+                port = re.search(r"sin_port=htons\((\d+)\)", args)
+                if not host or host.group(1) != "127.0.0.1" or not port or \
+                        int(port.group(1)) not in tor_ports_:
+                    problems.append(f"connect to something that is not its tor: {args[:160]}")
+        elif call == "socket" and ("SOCK_DGRAM" in args and ("AF_INET" in args)):
+            problems.append(f"a UDP socket (name resolution?): {args[:120]}")
+        elif call in ("sendto", "sendmsg") and "htons(53)" in args:
+            problems.append(f"a DNS query: {args[:120]}")
+        elif call in ("openat", "rename") and ("O_WRONLY" in args or "O_RDWR" in args or
+                                               call == "rename"):
+            for path in re.findall(r'"(/[^"]*)"', args):
+                if not (path.startswith(data_dir) or path.startswith(("/dev/", "/proc/", "/sys/"))
+                        or any(path.startswith(a) for a in allowed_files)):
+                    written.add(path)
+    summary = {"connects": len(connects), "tor_ports": sorted(tor_ports_),
+               "files_written_outside_data_dir": sorted(written)}
+    if not connects:
+        problems.append("no connect() seen at all: the trace is not the app's")
+    return {"summary": summary, "problems": problems, "written_outside": written}
+
+
+def main():
+    if len(sys.argv) == 5 and sys.argv[1] == "--inside":
+        sys.exit(run_inside(*sys.argv[2:]))
+    if len(sys.argv) != 4:
+        sys.exit(__doc__)
+    cli, testnet, work = (os.path.abspath(a) for a in sys.argv[1:])
+    for tool in ("strace", "unshare", "ip", "ss"):
+        if subprocess.run(["which", tool], capture_output=True).returncode != 0:
+            print(f"leak test needs {tool}")
+            sys.exit(1)
+    if subprocess.run(["unshare", "-n", "true"], capture_output=True).returncode != 0:
+        print("SKIP: cannot create a network namespace here (unshare -n)")
+        sys.exit(77)
+    subprocess.run(["rm", "-rf", work], check=True)
+    os.makedirs(work)
+    sys.exit(subprocess.run(["unshare", "-n", sys.executable, os.path.abspath(__file__),
+                             "--inside", cli, testnet, work]).returncode)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,353 @@
+// A hostile client on the private Tor network against one callee (an engine with its default
+// defences). Mallory, with her own tor and raw streams, replays a captured Hello, probes whether
+// the callee is busy or has blocked her, floods rings, opens 500 streams that never prove
+// anything, and, as an abusive contact in a genuine call, floods records and stops reading. All
+// the while a friend's genuine call must still connect, the callee's memory stays bounded, and
+// the callee reports what it refused (printed as JSON and written to hostile-report.json).
+#include "../testnet/TestnetEnv.h"
+#include "call/CallEngine.h"
+#include "media/NullBackend.h"
+#include "multipath/MultipathEndpoint.h"
+#include "net/SocksHandshake.h"
+
+#include <QDateTime>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSignalSpy>
+#include <QTcpSocket>
+#include <QTest>
+
+using namespace onionvoice;
+using namespace onionvoice::call;
+using namespace std::chrono_literals;
+
+namespace {
+
+constexpr int kStartTimeout = 120000;
+constexpr int kCallTimeout = 60000;
+constexpr int kFloodLinks = 500;
+constexpr int kStreamsPerCircuit = 20; // more than the service's MaxStreams: tor closes those
+// The callee process (engine, friend's engine and these attack streams all live in it) may grow
+// by at most this much during the attacks.
+constexpr qint64 kRssGrowthBoundKb = 64 * 1024;
+
+// A stream to the callee through Mallory's tor, by hand (SOCKS handshake, then records), so that
+// it can stop reading whenever Mallory likes.
+class RawStream : public QObject {
+public:
+    enum class State { Connecting, Open, Failed };
+    State state = State::Connecting;
+    QList<QByteArray> received;
+
+    RawStream(quint16 socksPort, const QString& onion, quint16 port, const QByteArray& isolation)
+        : socks_(onion.toLatin1() + ".onion", port, isolation) {
+        connect(&socket_, &QTcpSocket::connected, this,
+                [this] { socket_.write(socks_.greeting()); });
+        connect(&socket_, &QTcpSocket::readyRead, this, &RawStream::onReadyRead);
+        connect(&socket_, &QTcpSocket::disconnected, this, [this] { state = State::Failed; });
+        connect(&socket_, &QTcpSocket::errorOccurred, this, [this] { state = State::Failed; });
+        socket_.connectToHost(QHostAddress::LocalHost, socksPort);
+    }
+    void send(std::span<const std::uint8_t> record) {
+        socket_.write(reinterpret_cast<const char*>(record.data()), qint64(record.size()));
+    }
+    // Reads nothing more: whatever the callee sends piles up on its side.
+    void stopReading() {
+        socket_.setReadBufferSize(1);
+        disconnect(&socket_, &QTcpSocket::readyRead, this, nullptr);
+    }
+
+private:
+    void onReadyRead() {
+        in_ += socket_.readAll();
+        if (state == State::Connecting) {
+            QByteArray out;
+            const auto outcome = socks_.consume(in_, out);
+            socket_.write(out);
+            if (outcome == net::SocksHandshake::Outcome::Failed)
+                state = State::Failed;
+            if (outcome != net::SocksHandshake::Outcome::Open)
+                return;
+            state = State::Open;
+        }
+        while (in_.size() >= qsizetype(multipath::kRecordSize)) {
+            received.append(in_.left(qsizetype(multipath::kRecordSize)));
+            in_.remove(0, qsizetype(multipath::kRecordSize));
+        }
+    }
+
+    net::SocksHandshake socks_;
+    QTcpSocket socket_;
+    QByteArray in_;
+};
+
+std::optional<HandshakeMessage> firstReply(const RawStream& s) {
+    if (s.received.isEmpty())
+        return std::nullopt;
+    return decodeHandshake(bytesOf(s.received.first())).message;
+}
+
+} // namespace
+
+class HostilePeerTest : public QObject {
+    Q_OBJECT
+private:
+    std::unique_ptr<CallEngine> victim_, friend_;
+    std::unique_ptr<tor::TorLauncher> malloryTor_;
+    std::vector<std::unique_ptr<RawStream>> streams_;
+    int tag_ = 0;
+    QJsonObject report_;
+
+    std::unique_ptr<CallEngine> engine(const QString& name) {
+        EngineConfig config;
+        config.dataDirectory = testnet::clientConfig(name).dataDirectory;
+        config.extraTorrcLines = testnet::clientTorrcLines();
+        config.ringTimeout = 8s;
+        config.linkProofTimeout = 3s;
+        config.dialTimeout = 60s;
+        config.audio = [](QString*) -> std::unique_ptr<media::AudioBackend> {
+            return std::make_unique<media::NullBackend>();
+        };
+        return std::make_unique<CallEngine>(config);
+    }
+
+    // A stream on circuit `circuit` (streams with the same number share one circuit).
+    RawStream* open(int circuit) {
+        streams_.push_back(std::make_unique<RawStream>(malloryTor_->socksPort(), victim_->address(),
+                                                       EngineConfig{}.servicePort,
+                                                       "mallory-" + QByteArray::number(circuit)));
+        return streams_.back().get();
+    }
+    RawStream* openAlone() { return open(100000 + ++tag_); }
+
+    Hello hello(const tor::OnionIdentity& caller, const EphemeralKey& e) {
+        return makeHello(caller, victim_->address(), e, {32000, 40, 4, 4}, 0,
+                         std::chrono::milliseconds(QDateTime::currentMSecsSinceEpoch()));
+    }
+
+    qint64 rssKb() const { return testnet::residentKilobytes(QCoreApplication::applicationPid()); }
+
+    void friendCallConnects() {
+        QSignalSpy states(friend_.get(), &CallEngine::callStateChanged);
+        friend_->dial(victim_->address());
+        QTRY_VERIFY_WITH_TIMEOUT(friend_->callState() == CallState::Active, kCallTimeout);
+        friend_->hangUp();
+        QTRY_COMPARE_WITH_TIMEOUT(victim_->callState(), CallState::Idle, 15000);
+        QTRY_COMPARE_WITH_TIMEOUT(friend_->callState(), CallState::Idle, 15000);
+    }
+
+private slots:
+    void initTestCase() {
+        testnet::dieWithParent();
+        if (testnet::networkDirectory().isEmpty())
+            QSKIP("needs the private Tor network (ctest fixture testnet)");
+        victim_ = engine("victim");
+        friend_ = engine("friend");
+        QString error;
+        QVERIFY2(victim_->start(&error), qPrintable(error));
+        QVERIFY2(friend_->start(&error), qPrintable(error));
+        QVERIFY(victim_->contacts().add({friend_->address(), "Friend", {}, false, false, {}, {}},
+                                        &error));
+        // The victim answers its friend, and rejects anyone else who gets to ring.
+        connect(victim_.get(), &CallEngine::incomingCall, this, [this](const QString& peer) {
+            if (peer == friend_->address())
+                victim_->answer();
+        });
+        malloryTor_ = std::make_unique<tor::TorLauncher>(testnet::clientConfig("mallory"));
+        malloryTor_->start();
+        QTRY_COMPARE_WITH_TIMEOUT(victim_->service()->state(), tor::OnionService::State::Reachable,
+                                  kStartTimeout);
+        QTRY_VERIFY_WITH_TIMEOUT(victim_->service()->uploads().allSettled(), kStartTimeout);
+        QTRY_COMPARE_WITH_TIMEOUT(friend_->torLauncher()->state(), tor::TorLauncher::State::Ready,
+                                  kStartTimeout);
+        QTRY_COMPARE_WITH_TIMEOUT(malloryTor_->state(), tor::TorLauncher::State::Ready,
+                                  kStartTimeout);
+        friendCallConnects(); // the baseline
+        report_["rss_before_kb"] = rssKb();
+    }
+
+    // A Hello captured once rings once. Before the fix its replay rang again (for ten minutes).
+    void replayedHelloDoesNotRing() {
+        const auto mallory = tor::OnionIdentity::generate();
+        QSignalSpy incoming(victim_.get(), &CallEngine::incomingCall);
+        EphemeralKey e;
+        const SealedRecord captured = encodeHandshake(hello(mallory, e));
+        RawStream* first = openAlone();
+        QTRY_VERIFY_WITH_TIMEOUT(first->state != RawStream::State::Connecting, kCallTimeout);
+        QVERIFY(first->state == RawStream::State::Open);
+        first->send(captured);
+        QTRY_COMPARE_WITH_TIMEOUT(incoming.size(), 1, 20000);
+        victim_->reject();
+        RawStream* replay = openAlone();
+        QTRY_VERIFY_WITH_TIMEOUT(replay->state != RawStream::State::Connecting, kCallTimeout);
+        replay->send(captured);
+        QTRY_COMPARE_WITH_TIMEOUT(victim_->refusals().replayedHellos, std::uint64_t(1), 20000);
+        QTest::qWait(1000);
+        QCOMPARE(incoming.size(), 1);
+        QVERIFY(replay->received.isEmpty()); // not even a refusal to learn from
+    }
+
+    // Mallory, a stranger, calls while the victim talks to its friend; and a blocked caller
+    // calls. Both hear exactly what a stranger hears when the victim is idle and does not answer:
+    // Ringing. Before the fix: Busy, and NotAccepted.
+    void busyAndBlockedLookLikeNoAnswer() {
+        friend_->dial(victim_->address());
+        QTRY_VERIFY_WITH_TIMEOUT(friend_->callState() == CallState::Active, kCallTimeout);
+        const auto stranger = tor::OnionIdentity::generate();
+        const auto blocked = tor::OnionIdentity::generate();
+        QString error;
+        QVERIFY(
+            victim_->contacts().add({blocked.address(), "Ex", {}, true, false, {}, {}}, &error));
+        QSignalSpy incoming(victim_.get(), &CallEngine::incomingCall);
+        EphemeralKey e1, e2;
+        RawStream* busyProbe = openAlone();
+        RawStream* blockProbe = openAlone();
+        QTRY_VERIFY_WITH_TIMEOUT(busyProbe->state != RawStream::State::Connecting &&
+                                     blockProbe->state != RawStream::State::Connecting,
+                                 kCallTimeout);
+        busyProbe->send(encodeHandshake(hello(stranger, e1)));
+        blockProbe->send(encodeHandshake(hello(blocked, e2)));
+        QTRY_VERIFY_WITH_TIMEOUT(!busyProbe->received.isEmpty() && !blockProbe->received.isEmpty(),
+                                 20000);
+        QVERIFY(firstReply(*busyProbe) && std::holds_alternative<Ringing>(*firstReply(*busyProbe)));
+        QVERIFY(firstReply(*blockProbe) &&
+                std::holds_alternative<Ringing>(*firstReply(*blockProbe)));
+        QVERIFY(incoming.isEmpty()); // the victim was not disturbed
+        QCOMPARE(friend_->callState(), CallState::Active);
+        // After the ring timeout both hear "no answer", as anyone who is not picked up.
+        QTRY_VERIFY_WITH_TIMEOUT(
+            busyProbe->received.size() >= 2 && blockProbe->received.size() >= 2, 20000);
+        for (const RawStream* probe : {busyProbe, blockProbe}) {
+            const auto last = decodeHandshake(bytesOf(probe->received.at(1))).message;
+            QVERIFY(last && std::holds_alternative<Refusal>(*last));
+            QCOMPARE(std::get<Refusal>(*last).reason, RefusalReason::NoAnswer);
+        }
+        friend_->hangUp();
+        QTRY_COMPARE_WITH_TIMEOUT(victim_->callState(), CallState::Idle, 15000);
+    }
+
+    // Many rings with fresh nonces from one caller (and from made-up strangers): only a few ring.
+    void ringFloodIsRateLimited() {
+        const auto mallory = tor::OnionIdentity::generate();
+        QSignalSpy incoming(victim_.get(), &CallEngine::incomingCall);
+        connect(victim_.get(), &CallEngine::incomingCall, victim_.get(), &CallEngine::reject);
+        std::vector<RawStream*> rings;
+        std::vector<std::unique_ptr<EphemeralKey>> keys;
+        for (int i = 0; i < 20; ++i)
+            rings.push_back(open(2000 + i / 4)); // four streams per circuit (the service's max)
+        QTRY_VERIFY_WITH_TIMEOUT(
+            std::all_of(rings.begin(), rings.end(),
+                        [](auto* s) { return s->state != RawStream::State::Connecting; }),
+            kCallTimeout);
+        for (RawStream* s : rings) {
+            keys.push_back(std::make_unique<EphemeralKey>());
+            s->send(encodeHandshake(hello(mallory, *keys.back())));
+            QTest::qWait(200);
+        }
+        QTRY_VERIFY_WITH_TIMEOUT(victim_->refusals().rateLimitedRings >= 10, 30000);
+        disconnect(victim_.get(), &CallEngine::incomingCall, victim_.get(), &CallEngine::reject);
+        QVERIFY2(incoming.size() <= 4, qPrintable(QString::number(incoming.size())));
+        QTRY_COMPARE_WITH_TIMEOUT(victim_->callState(), CallState::Idle, 15000);
+        friendCallConnects(); // a contact still gets through
+    }
+
+    // 500 streams that never say anything, many on circuits with more streams than the service
+    // allows. Before the fix each stayed open for the proof timeout without bound; now at most
+    // a few dozen exist at once, tor closes over-full circuits, and the friend's call connects
+    // in the middle of it.
+    void streamFloodLeavesTheCalleeResponsive() {
+        for (int i = 0; i < kFloodLinks; ++i)
+            open(3000 + i / kStreamsPerCircuit);
+        friendCallConnects();
+        QTRY_VERIFY_WITH_TIMEOUT(
+            std::none_of(streams_.begin(), streams_.end(),
+                         [](const auto& s) { return s->state == RawStream::State::Connecting; }),
+            180000);
+        const auto opened = std::count_if(streams_.begin(), streams_.end(), [](const auto& s) {
+            return s->state == RawStream::State::Open;
+        });
+        report_["flood_streams"] = kFloodLinks;
+        report_["flood_streams_still_open"] = qint64(opened);
+        const RefusalCounters& r = victim_->refusals();
+        QVERIFY(r.linksOverLimit + r.linksUnproven > 0);
+        friendCallConnects();
+    }
+
+    // An abusive contact in a genuine call floods records far beyond the agreed rate and stops
+    // reading. Before the fix every record was opened and its frames kept; now those beyond the
+    // rate are dropped unopened, and the callee's memory stays bounded.
+    void recordFloodAndStoppedReadingAreBounded() {
+        const auto abuser = tor::OnionIdentity::generate();
+        QString error;
+        QVERIFY(victim_->contacts().add({abuser.address(), "Abuser", {}, false, false, {}, {}},
+                                        &error));
+        connect(victim_.get(), &CallEngine::incomingCall, victim_.get(), &CallEngine::answer,
+                Qt::SingleShotConnection);
+        RawStream* control = openAlone();
+        QTRY_VERIFY_WITH_TIMEOUT(control->state != RawStream::State::Connecting, kCallTimeout);
+        EphemeralKey e;
+        const Hello h = hello(abuser, e);
+        control->send(encodeHandshake(h));
+        QTRY_VERIFY_WITH_TIMEOUT(control->received.size() >= 2, kCallTimeout);
+        const auto accept = decodeHandshake(bytesOf(control->received.at(1))).message;
+        QVERIFY(accept && std::holds_alternative<Accept>(*accept));
+        const auto keys = deriveCallKeys(Role::Caller, e, h, std::get<Accept>(*accept));
+        QVERIFY(keys);
+        control->stopReading();
+        RecordSealer sealer(keys->send);
+        multipath::MultipathEndpoint endpoint({}, multipath::makePolicy("simple"));
+        endpoint.linkUp(0);
+        // Records packed with tiny frames, as fast as we can: 5000 records.
+        for (std::uint32_t seq = 0; seq < 5000; ++seq) {
+            std::vector<multipath::Frame> frames;
+            for (std::uint32_t k = 0; k < 8; ++k)
+                frames.push_back({seq * 8 + k, std::vector<std::uint8_t>(2, std::uint8_t(k))});
+            const auto out = endpoint.sendPacket(multipath::Millis(seq), frames);
+            control->send(sealer.seal(out.front().bytes));
+            if (seq % 100 == 0)
+                QTest::qWait(10);
+        }
+        QTRY_VERIFY_WITH_TIMEOUT(victim_->refusals().recordsOverRate > 1000, 60000);
+        QCOMPARE(victim_->callState(), CallState::Active);
+        report_["rss_during_record_flood_kb"] = rssKb();
+        victim_->hangUp();
+        QTRY_COMPARE_WITH_TIMEOUT(victim_->callState(), CallState::Idle, 15000);
+        friendCallConnects();
+    }
+
+    void cleanupTestCase() {
+        if (!victim_)
+            return;
+        const RefusalCounters& r = victim_->refusals();
+        report_["rss_after_kb"] = rssKb();
+        report_["victim_tor_rss_kb"] =
+            testnet::residentKilobytes(victim_->torLauncher()->processId());
+        report_["refused"] = QJsonObject{{"links_over_limit", qint64(r.linksOverLimit)},
+                                         {"links_unproven", qint64(r.linksUnproven)},
+                                         {"links_garbage", qint64(r.linksGarbage)},
+                                         {"bad_hellos", qint64(r.badHellos)},
+                                         {"replayed_hellos", qint64(r.replayedHellos)},
+                                         {"rate_limited_rings", qint64(r.rateLimitedRings)},
+                                         {"decoy_rings", qint64(r.decoyRings)},
+                                         {"not_accepted", qint64(r.notAccepted)},
+                                         {"busy", qint64(r.busy)},
+                                         {"bad_joins", qint64(r.badJoins)},
+                                         {"records_over_rate", qint64(r.recordsOverRate)}};
+        const QByteArray json = QJsonDocument(report_).toJson(QJsonDocument::Compact);
+        qInfo("hostile-peer report: %s", json.constData());
+        QFile file(QStringLiteral("hostile-report.json"));
+        if (file.open(QIODevice::WriteOnly))
+            file.write(json + '\n');
+        const qint64 growth =
+            report_["rss_after_kb"].toInteger() - report_["rss_before_kb"].toInteger();
+        streams_.clear();
+        victim_.reset();
+        friend_.reset();
+        malloryTor_.reset();
+        QVERIFY2(growth < kRssGrowthBoundKb,
+                 qPrintable(QStringLiteral("callee process grew by %1 kB").arg(growth)));
+    }
+};
+
+QTEST_GUILESS_MAIN(HostilePeerTest)
+#include "tst_hostilepeer.moc"
