@@ -1,6 +1,7 @@
 // The onionvoice program's composition.
 #include "GuiApp.h"
 
+#include "../TestNetworkTorrc.h"
 #include "DeviceSoundCheck.h"
 #include "media/PortAudioBackend.h"
 #include "media/WavFileBackend.h"
@@ -130,7 +131,7 @@ call::EngineConfig GuiApp::engineConfig() const {
         for (const QString& line : settings_.bridgeLines)
             config.extraTorrcLines.append(QStringLiteral("Bridge ") + line);
     }
-    config.extraTorrcLines.append(tor::TorLauncher::testNetworkTorrcLines());
+    config.extraTorrcLines.append(app::testNetworkTorrcLinesFromEnvironment());
     const GuiOptions options = options_;
     const ui::AppSettings settings = settings_;
     config.audio = [options, settings](QString* error) -> std::unique_ptr<media::AudioBackend> {

@@ -83,7 +83,7 @@ public:
 // What the engine refused from the network since it started: the figures the UI can show and the
 // attack tests check.
 struct RefusalCounters {
-    std::uint64_t linksOverLimit = 0; // closed on arrival: too many unproven links at once
+    std::uint64_t linksOverLimit = 0; // oldest unproven link closed: too many at once
     std::uint64_t linksUnproven = 0;  // no Hello or Join within the proof timeout
     std::uint64_t linksGarbage = 0;   // first record was no Hello or Join
     std::uint64_t badHellos = 0;      // wrong signature, callee, clock or parameters

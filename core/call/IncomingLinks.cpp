@@ -25,28 +25,35 @@ IncomingLinks::IncomingLinks(IncomingLimits limits, RefusalCounters& counters, Q
 
 void IncomingLinks::adopt(net::OnionLink* link) {
     link->setParent(this);
-    if (unproven_.size() >= limits_.maxUnproven) {
+    if (std::ssize(unproven_) >= limits_.maxUnproven) {
         ++counters_.linksOverLimit;
-        link->disconnect();
-        link->close();
-        link->deleteLater();
-        return;
+        net::OnionLink* oldest = unproven_.front();
+        unproven_.pop_front();
+        discard(oldest);
     }
-    unproven_.insert(link);
+    unproven_.push_back(link);
     connect(link, &QObject::destroyed, this, [this, link] {
-        unproven_.remove(link);
+        forget(link);
         decoys_.remove(link);
     });
     connect(link, &net::OnionLink::recordReceived, this,
             [this, link](const QByteArray& record) { onFirstRecord(link, record); });
     connect(link, &net::OnionLink::failed, link, &QObject::deleteLater);
     QTimer::singleShot(limits_.proofTimeout, link, [this, link] {
-        if (unproven_.remove(link)) {
+        if (forget(link)) {
             ++counters_.linksUnproven;
             qCInfo(lcCall) << "closing a link that did not prove it belongs to a call";
             discard(link);
         }
     });
+}
+
+bool IncomingLinks::forget(net::OnionLink* link) {
+    const auto it = std::find(unproven_.begin(), unproven_.end(), link);
+    if (it == unproven_.end())
+        return false;
+    unproven_.erase(it);
+    return true;
 }
 
 void IncomingLinks::refuse(net::OnionLink* link, RefusalReason reason) {
@@ -70,7 +77,7 @@ void IncomingLinks::ringWithoutAnswer(net::OnionLink* link, std::chrono::millise
 
 void IncomingLinks::onFirstRecord(net::OnionLink* link, const QByteArray& record) {
     disconnect(link, &net::OnionLink::recordReceived, this, nullptr);
-    unproven_.remove(link);
+    forget(link);
     const HandshakeDecode decoded = decodeHandshake(bytesOf(record));
     const Hello* hello = decoded.message ? std::get_if<Hello>(&*decoded.message) : nullptr;
     const Join* join = decoded.message ? std::get_if<Join>(&*decoded.message) : nullptr;

@@ -1,8 +1,10 @@
 // Streams tor delivered for our service that have not yet proven anything: each must send a
 // Hello (a new call) or a Join (a further link of the call) as its first record, within the
-// proof timeout, or it is closed. At most `maxUnproven` such links exist at once; a flood of
-// streams beyond that is closed on arrival. Also plays the decoy ring: callers who must not learn
-// that they are blocked, or that we are busy, hear it ring and then no answer.
+// proof timeout, or it is closed. At most `maxUnproven` such links exist at once: a newcomer
+// beyond that closes the oldest unproven link (which had the most time to prove itself), so a
+// flood of silent streams cannot keep a genuine caller's link out; a genuine link speaks at once.
+// Also plays the decoy ring: callers who must not learn that they are blocked, or that we are busy,
+// hear it ring and then no answer.
 #pragma once
 
 #include "CallTypes.h"
@@ -12,6 +14,7 @@
 #include <QObject>
 #include <QSet>
 #include <chrono>
+#include <deque>
 
 namespace onionvoice::call {
 
@@ -39,9 +42,11 @@ signals:
 
 private:
     void onFirstRecord(net::OnionLink* link, const QByteArray& record);
+    // Removes a link from the unproven ones; false when it was not among them.
+    bool forget(net::OnionLink* link);
 
     IncomingLimits limits_;
-    QSet<net::OnionLink*> unproven_;
+    std::deque<net::OnionLink*> unproven_; // oldest first
     QSet<net::OnionLink*> decoys_;
     RefusalCounters& counters_;
 };
