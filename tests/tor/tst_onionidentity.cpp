@@ -1,10 +1,12 @@
 // Unit tests of OnionIdentity and onion address validation, with a test vector taken from tor.
 #include "tor/OnionAddress.h"
 #include "tor/OnionIdentity.h"
+#include "tor/PrivateFile.h"
 
 #include <QFile>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <sys/stat.h>
 
 using namespace onionvoice::tor;
 
@@ -91,6 +93,35 @@ private slots:
         QVERIFY(content.startsWith("== onionvoice ed25519 seed v1 ==\n"));
         QCOMPARE(content.size(), qsizetype(33 + OnionIdentity::kSeedSize));
         QVERIFY(!content.contains(identity.address().toLatin1()));
+    }
+
+    // The data directory: made 0700 from the start, our own loose one tightened; a key file that
+    // other users can read is refused (before the fix nothing was checked: a 0644 key was used).
+    void dataDirectoryIsPrivate() {
+        QTemporaryDir dir;
+        const auto mode = [](const QString& path) {
+            struct stat st {};
+            return ::stat(QFile::encodeName(path).constData(), &st) == 0 ? st.st_mode & 0777 : 0u;
+        };
+        QString error;
+        const QString fresh = dir.filePath(QStringLiteral("a/b/data"));
+        QVERIFY2(ensurePrivateDirectory(fresh, QStringLiteral("identity.key"), &error),
+                 qPrintable(error));
+        QCOMPARE(mode(fresh), 0700u);
+        const QString loose = dir.filePath(QStringLiteral("loose"));
+        QVERIFY(QDir().mkpath(loose));
+        QVERIFY(QFile::setPermissions(loose, QFileDevice::ReadOwner | QFileDevice::WriteOwner |
+                                                 QFileDevice::ExeOwner | QFileDevice::ReadOther |
+                                                 QFileDevice::ExeOther));
+        QVERIFY2(ensurePrivateDirectory(loose, {}, &error), qPrintable(error));
+        QCOMPARE(mode(loose), 0700u);
+        QVERIFY(OnionIdentity::generate().save(fresh + QStringLiteral("/identity.key"), &error));
+        QVERIFY(ensurePrivateDirectory(fresh, QStringLiteral("identity.key"), &error));
+        QVERIFY(QFile::setPermissions(fresh + QStringLiteral("/identity.key"),
+                                      QFileDevice::ReadOwner | QFileDevice::WriteOwner |
+                                          QFileDevice::ReadOther));
+        QVERIFY(!ensurePrivateDirectory(fresh, QStringLiteral("identity.key"), &error));
+        QVERIFY2(error.contains(QStringLiteral("accessible to other users")), qPrintable(error));
     }
 
     void loadRefusesForeignFileAndKeepsIt() {

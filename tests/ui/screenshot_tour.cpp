@@ -3,6 +3,7 @@
 // in the middle of a call to the first contact (the echo contact), and the incoming-call prompt
 // when a second party (an engine in this process) calls; then the settings and the sound test.
 // Used by tests/ui/screenshots.sh.
+#include "../../app/TestNetworkTorrc.h"
 #include "DeviceSoundCheck.h"
 #include "GuiApp.h"
 #include "media/WavFileBackend.h"
@@ -85,7 +86,7 @@ int main(int argc, char** argv) {
     ui::EngineHost caller;
     call::EngineConfig callerConfig;
     callerConfig.dataDirectory = QDir(options.dataDirectory).filePath("../caller");
-    callerConfig.extraTorrcLines = tor::TorLauncher::testNetworkTorrcLines();
+    callerConfig.extraTorrcLines = app::testNetworkTorrcLinesFromEnvironment();
     callerConfig.audio = [](QString* error) -> std::unique_ptr<media::AudioBackend> {
         return media::WavFileBackend::create({}, {}, media::Pacing::RealTime, error);
     };
