@@ -318,7 +318,6 @@ private slots:
         report_["rss_during_record_flood_kb"] = rssKb();
         victim_->hangUp();
         QTRY_COMPARE_WITH_TIMEOUT(victim_->callState(), CallState::Idle, 15000);
-        friendCallConnects();
     }
 
     void cleanupTestCase() {
