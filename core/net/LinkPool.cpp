@@ -99,8 +99,8 @@ void LinkPool::open(std::uint8_t slot) {
             });
     // A test relay's port for the slot, or tor's SOCKS port as it is now.
     const SocksEndpoint socks = slot < config_.slotSocks.size() ? config_.slotSocks[slot]
-                                : config_.socksFor             ? config_.socksFor(slot)
-                                                               : config_.socks;
+                                : config_.socksFor              ? config_.socksFor(slot)
+                                                                : config_.socks;
     link->connectToOnion(socks, config_.onionAddress + QStringLiteral(".onion"), config_.port,
                          s.isolationKey,
                          peer_ == Peer::Reached ? config_.relinkTimeout : config_.connectTimeout);
