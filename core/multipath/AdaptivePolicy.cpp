@@ -67,11 +67,28 @@ double AdaptivePolicy::diversityCost(LinkId link) const {
     return tuning_.coSpikePenaltyMs * cost;
 }
 
+// The live link idle longest (a link never used first), once it has been idle for exploreAfter;
+// at most one per exploreEvery. It carries a second copy of the
+// packet, so the frame is never left to a link that may have gone bad.
+const AdaptivePolicy::Candidate*
+AdaptivePolicy::explorationTarget(Time now, std::span<const Candidate> candidates,
+                                  LinkId chosen) const {
+    if (now - *lastExplored_ < tuning_.exploreEvery)
+        return nullptr;
+    const Candidate* idlest = nullptr;
+    for (const Candidate& cand : candidates)
+        if (cand.link != chosen && (!idlest || cand.lastUsed < idlest->lastUsed))
+            idlest = &cand;
+    return idlest && idlest->lastUsed <= now - tuning_.exploreAfter ? idlest : nullptr;
+}
+
 LinkSelection AdaptivePolicy::select(const SchedulingContext& c) {
     // Every live link is a candidate: when a guard's congestion hits the whole active set at
     // once, the way out is often a link that was idle.
     const auto upLinks = c.groups.upLinks();
     learn(c, upLinks);
+    if (!lastExplored_)
+        lastExplored_ = c.now; // the first exploration one period into the call
     LinkSelection s;
     if (upLinks.empty())
         return s;
@@ -106,7 +123,6 @@ LinkSelection AdaptivePolicy::select(const SchedulingContext& c) {
             chosenCost = v;
         }
     }
-    s.add(chosen->link);
 
     credit_ = std::min(credit_ + tuning_.duplicateBudget, 4.0);
     // Trouble: the chosen link, the best choice there is, has a bad tail. A second copy on the
@@ -121,8 +137,15 @@ LinkSelection AdaptivePolicy::select(const SchedulingContext& c) {
                cand.lastUsed >= c.now - tuning_.recentUse;
     };
     const bool onset = std::any_of(candidates.begin(), candidates.end(), justHit);
-    if ((chosen->tail > tuning_.troubleMargin || onset) && credit_ >= 1.0 &&
-        candidates.size() > 1) {
+    const bool trouble = chosen->tail > tuning_.troubleMargin || onset;
+    s.add(chosen->link);
+    if (!trouble && credit_ >= 1.0) {
+        if (const Candidate* idle = explorationTarget(c.now, candidates, chosen->link)) {
+            s.add(idle->link);
+            credit_ -= 1.0;
+            lastExplored_ = c.now;
+        }
+    } else if (trouble && credit_ >= 1.0 && candidates.size() > 1) {
         const Candidate* second = nullptr;
         double best = 0;
         for (const Candidate& cand : candidates) {

@@ -7,7 +7,10 @@
 //    its two piggybacked copies travel on different TCP streams; equally good links take turns;
 //  - diversity: among those, the link least prone to spike together with the links of the
 //    previous packets (learnt from simultaneous delay excursions: links behind one guard do);
-//  - a second copy only while the chosen link's tail is bad, within a small cell budget.
+//  - a second copy only while the chosen link's tail is bad, within a small cell budget;
+//  - exploration: while the call is calm, now and then the copy budget sends a packet's second
+//    copy to the live link that has been idle longest, so every link carries traffic and its
+//    measurements (and the peer's reports of it) stay fresh.
 #pragma once
 
 #include "LinkTails.h"
@@ -37,6 +40,11 @@ struct AdaptiveTuning {
     // Grace beyond the fastest round trip before an unacknowledged record counts as overdue: the
     // peer acknowledges only with its next record, one packet period later at most.
     Millis ackSlack{60};
+    // A live link idle this long gets a second copy of the next packet, from the copy budget (at
+    // most one per exploreEvery), unless the call is in trouble: then the budget buys copies
+    // where they hedge a spike.
+    Millis exploreAfter{3000};
+    Millis exploreEvery{1000};
     TailSettings tails{};
 };
 
@@ -57,11 +65,14 @@ private:
     };
     void learn(const SchedulingContext& c, std::span<const LinkId> upLinks);
     double diversityCost(LinkId link) const;
+    const Candidate* explorationTarget(Time now, std::span<const Candidate> candidates,
+                                       LinkId chosen) const;
 
     AdaptiveTuning tuning_;
     LinkTails tails_;
     std::array<LinkId, 2> recent_{kNoLink, kNoLink}; // links of the last two packets, newest first
     double credit_ = 0;                              // duplicate copies that may still be sent
+    std::optional<Time> lastExplored_;
 };
 
 } // namespace onionvoice::multipath

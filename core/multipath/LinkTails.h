@@ -13,11 +13,13 @@
 namespace onionvoice::multipath {
 
 struct TailSettings {
-    Millis window{1000};       // the tail is the largest delay known over this window ...
-    Millis slack{80};          // ... less this much, and never less than the newest delay known
-    Millis fresh{200};         // an observation this recent counts for co-spiking
-    Millis excursion{50};      // above the link's own baseline: a spike
-    double pairMemory = 0.998; // per observation round: about 500 rounds (20 s at 40 ms)
+    Millis window{1000};  // the tail is the largest delay known over this window ...
+    Millis slack{80};     // ... less this much, and never less than the newest delay known
+    Millis fresh{200};    // an observation this recent counts for co-spiking
+    Millis excursion{50}; // above the link's own baseline: a spike
+    // Per observation round (a packet): about 5000 rounds, 200 s at 40 ms, longer than the gaps
+    // of minutes between a guard's spikes, so what one spike taught is there at the next.
+    double pairMemory = 0.9998;
     // Assumed for a link never heard of, or unheard for longer than the window (if its last tail
     // was worse): a good link's delay, so idle links get tried again once the measured ones do
     // worse than that.

@@ -1,6 +1,7 @@
 // Unit tests of the scheduling policies: simple, torfone, alternate and double-send as DONAR
 // describes them, and the adaptive policy's rules: stalled links avoided, links judged by their
-// tail, links that spike together kept apart, copies only in trouble and within budget.
+// tail, links that spike together kept apart, copies only in trouble and within budget, idle links
+// explored.
 #include "multipath/AdaptivePolicy.h"
 #include "multipath/SchedulingPolicy.h"
 
@@ -54,6 +55,12 @@ struct PeerReports {
         world.monitor.onRecord(now, 3, r);
     }
 };
+
+AdaptiveTuning withoutExploration() {
+    AdaptiveTuning tuning;
+    tuning.exploreEvery = std::chrono::hours(1);
+    return tuning;
+}
 
 } // namespace
 
@@ -127,7 +134,7 @@ private slots:
             w.monitor.onRecord(Millis(1000 + delays[l]), l, peerRecord(l, 850, 700));
         // Our record on link 0 left at 100 ms and is still unacknowledged at 1000 ms.
         w.delivery.onSent(100ms, 0, 7);
-        AdaptivePolicy p;
+        AdaptivePolicy p(withoutExploration());
         QCOMPARE(w.pick(p, 1000ms), ids({1}));
         QCOMPARE(w.pick(p, 1040ms, 1), ids({2}));
         // Acknowledged at last: the stall stays in link 0's tail for a second, then it is as
@@ -142,7 +149,7 @@ private slots:
     void adaptiveJudgesLinksByTheirTailNotTheNewestSample() {
         // The peer reports our direction's delays; records travel on link 3 (reported slow).
         World w(4);
-        AdaptivePolicy p;
+        AdaptivePolicy p(withoutExploration());
         PeerReports report{w};
         // Link 0 had a 300 ms spike; its newest delay is the best of all, link 1 is steady.
         report(1000ms, {300, 60, 60, 400});
@@ -171,7 +178,7 @@ private slots:
         // fast otherwise. Once that is learnt, a packet on 0 or 1 is never followed by one on
         // the other: the piggybacked copy must not sit in the same spike.
         World w(4);
-        AdaptivePolicy p;
+        AdaptivePolicy p(withoutExploration());
         PeerReports report{w};
         Time now = 1000ms;
         for (int round = 0; round < 60; ++round, now += 100ms) {
@@ -201,7 +208,7 @@ private slots:
         // reported in a spike: the next packet goes out twice, because the frames on that link
         // now depend on their piggybacked copies.
         World w(4);
-        AdaptivePolicy p;
+        AdaptivePolicy p(withoutExploration());
         PeerReports report{w};
         Time now = 1000ms;
         LinkId last = kNoLink;
@@ -218,6 +225,52 @@ private slots:
         const auto s = w.pick(p, now, last);
         QCOMPARE(s.size(), std::size_t(2));
         QVERIFY(!std::count(s.begin(), s.end(), last));
+    }
+
+    void adaptiveExploresEveryIdleLinkWithinTheBudget() {
+        // Three fast links, nine slow ones. Every packet's first copy goes to a fast link; the
+        // slow links still carry a copy now and then (their measurements stay fresh, the call
+        // window's per-link counts rise), and all copies together stay within the budget.
+        World w(12);
+        const AdaptiveTuning tuning;
+        AdaptivePolicy p(tuning);
+        Time now = 1000ms;
+        std::uint32_t tx = 0;
+        std::array<Time, 12> lastCarried{};
+        lastCarried.fill(now);
+        Millis longestIdle{0};
+        int copies = 0;
+        const int packets = 1500; // a minute
+        LinkId previous = kNoLink;
+        for (int i = 0; i < packets; ++i, now += 40ms) {
+            // The peer's record on link 0 reports our direction's delays: 20 ms on links 0–2,
+            // 250 ms on the others.
+            Record r = peerRecord(tx++, std::uint32_t(toWholeMillis(now)), kNoEcho);
+            for (LinkId l = 0; l < 12; ++l)
+                r.scores.push_back({l, 0, std::uint8_t((l < 3 ? 20 : 250) / kDelayUnitMs), 0});
+            w.monitor.onRecord(now, 0, r);
+            const auto s = w.pick(p, now, previous);
+            QVERIFY(!s.empty());
+            QVERIFY2(s[0] < 3, qPrintable(QString("first copy on slow link %1").arg(s[0])));
+            for (LinkId l : s) {
+                w.groups.markUsed(now, l);
+                if (i > 250) // after the first 10 s
+                    longestIdle = std::max(
+                        longestIdle, std::chrono::duration_cast<Millis>(now - lastCarried[l]));
+                lastCarried[l] = now;
+            }
+            previous = s[0];
+            copies += int(s.size()) - 1;
+        }
+        for (LinkId l = 0; l < 12; ++l)
+            longestIdle =
+                std::max(longestIdle, std::chrono::duration_cast<Millis>(now - lastCarried[l]));
+        // Nine slow links, one explored per exploreEvery at most: each is back within about
+        // nine of them after exploreAfter.
+        QVERIFY2(longestIdle <= tuning.exploreAfter + 10 * tuning.exploreEvery,
+                 qPrintable(QString("a link idle for %1 ms").arg(longestIdle.count())));
+        QVERIFY(copies > 0);
+        QVERIFY(copies <= int(tuning.duplicateBudget * packets) + 1);
     }
 
     void adaptiveCopiesOnlyInTroubleAndWithinBudget_data() {
