@@ -106,9 +106,13 @@ void LinkImpairer::onNewConnection(int slot) {
         stream->engine = engine;
         engine->setParent(nullptr);
         stream->tor = new QTcpSocket();
+        // No Nagle on either leg: a chunk released on time must not wait for the ACK of the one
+        // before (up to 40 ms with delayed ACKs). The tor leg exists only once it has connected;
+        // Qt drops options set earlier.
         engine->setSocketOption(QAbstractSocket::LowDelayOption, 1);
-        stream->tor->setSocketOption(QAbstractSocket::LowDelayOption, 1);
         Stream* raw = stream.get();
+        connect(stream->tor, &QTcpSocket::connected, this,
+                [raw] { raw->tor->setSocketOption(QAbstractSocket::LowDelayOption, 1); });
         connect(engine, &QTcpSocket::readyRead, this, [this, raw] { onEngineData(raw); });
         connect(stream->tor, &QTcpSocket::readyRead, this, [this, raw] { onTorData(raw); });
         connect(engine, &QTcpSocket::disconnected, this,

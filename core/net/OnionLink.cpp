@@ -45,9 +45,10 @@ void OnionLink::fail(Failure failure, const QString& text, int socksReply) {
 void OnionLink::attach(QTcpSocket* socket) {
     socket_ = socket;
     socket_->setParent(this);
-    socket_->setSocketOption(QAbstractSocket::LowDelayOption, 1);
-    // A small kernel buffer: what a peer does not read piles up where we can see and bound it.
-    socket_->setSocketOption(QAbstractSocket::SendBufferSizeSocketOption, 16 * 1024);
+    // Options reach the kernel only once the socket exists: an accepted socket now, a dialled
+    // one when it has connected (Qt drops options set before that without a word).
+    if (socket_->state() == QAbstractSocket::ConnectedState)
+        applySocketOptions();
     connect(socket_, &QTcpSocket::readyRead, this, &OnionLink::onReadyRead);
     connect(socket_, &QTcpSocket::disconnected, this, [this] {
         fail(state_ == State::Open ? Failure::Closed : Failure::ProxyUnreachable,
@@ -82,7 +83,16 @@ void OnionLink::adopt(QTcpSocket* socket) {
         onReadyRead();
 }
 
+void OnionLink::applySocketOptions() {
+    // Records are small and due at once: with Nagle a record waits for the ACK of the one
+    // before, which the receiver's delayed ACK holds back up to 40 ms.
+    socket_->setSocketOption(QAbstractSocket::LowDelayOption, 1);
+    // A small kernel buffer: what a peer does not read piles up where we can see and bound it.
+    socket_->setSocketOption(QAbstractSocket::SendBufferSizeSocketOption, 16 * 1024);
+}
+
 void OnionLink::onConnected() {
+    applySocketOptions();
     setState(State::Negotiating);
     socket_->write(socks_->greeting());
 }

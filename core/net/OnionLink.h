@@ -74,6 +74,7 @@ private:
     void setState(State state);
     void fail(Failure failure, const QString& text, int socksReply = 0);
     void attach(QTcpSocket* socket);
+    void applySocketOptions();
     void onConnected();
     void onReadyRead();
     bool readHandshake();

@@ -106,6 +106,14 @@ std::span<const std::uint8_t> bytes(const QByteArray& b) {
     return {reinterpret_cast<const std::uint8_t*>(b.constData()), std::size_t(b.size())};
 }
 
+// Nagle off, and a small send buffer that bounds what a peer that stops reading leaves with us
+// (the kernel doubles the figure it is given).
+bool sendsAtOnce(const OnionLink& link) {
+    auto* socket = link.findChild<QTcpSocket*>();
+    return socket && socket->socketOption(QAbstractSocket::LowDelayOption).toInt() == 1 &&
+           socket->socketOption(QAbstractSocket::SendBufferSizeSocketOption).toInt() <= 64 * 1024;
+}
+
 } // namespace
 
 class TestOnionLink : public QObject {
@@ -141,6 +149,18 @@ private slots:
         QTRY_COMPARE(link.state(), OnionLink::State::Failed);
         QCOMPARE(link.failure(), OnionLink::Failure::Closed);
         QVERIFY(!link.sendRecord(bytes(record('d'))));
+    }
+
+    // Fault: Nagle. Before the fix a dialled link set its options before the socket existed
+    // and Qt dropped them: with Nagle on, a record waited for the ACK of the one before, which
+    // the receiver's delayed ACK holds up to 40 ms (about one record in ten arrived 20-50 ms
+    // late end to end). Accepted links are checked in listenerAcceptsLinks.
+    void dialledLinkSendsWithoutNagle() {
+        ScriptedSocks socks;
+        OnionLink dialled(kRecord);
+        dialled.connectToOnion(socks.endpoint(), kHost, 7, "iso-key-1", 5s);
+        QTRY_COMPARE(dialled.state(), OnionLink::State::Open);
+        QVERIFY(sendsAtOnce(dialled));
     }
 
     void socksErrorCodesAreTyped_data() {
@@ -211,6 +231,7 @@ private slots:
         QTRY_COMPARE(accepted.size(), 1);
         QPointer<OnionLink> link = accepted.at(0).at(0).value<OnionLink*>();
         QCOMPARE(link->state(), OnionLink::State::Open);
+        QVERIFY(sendsAtOnce(*link));
         QSignalSpy records(link, &OnionLink::recordReceived);
         QSignalSpy failed(link, &OnionLink::failed);
         peer.write(record('z'));
