@@ -3,9 +3,11 @@
 //   onionvoice-sim generate --out DIR --calls N --minutes M --seed S [--links 12]
 //                           [--profile calm|default|congested|hostile|measured]
 //   onionvoice-sim run --traces DIR_OR_FILE --policy NAME [--packet-ms 40] [--links 12]
-//                      [--bitrate 32000] --json
+//                      [--bitrate 32000] [--reduced-copies yes] --json
 //   onionvoice-sim compare --traces DIR_OR_FILE [--packet-ms 40] [--links 12] [--bitrate 32000]
+//                          [--reduced-copies yes]
 //   onionvoice-sim demo    (generates 8 five-minute calls in a temporary directory and compares)
+// --reduced-copies no: the sender makes no reduced copies of frames, as in real calls.
 #include "multipath/Record.h"
 #include "multipath/SchedulingPolicy.h"
 #include "sim/CallSimulation.h"
@@ -36,9 +38,9 @@ const char* kUsage =
     "  onionvoice-sim generate --out DIR --calls N --minutes M --seed S [--links 12]"
     " [--profile default]\n"
     "  onionvoice-sim run --traces DIR_OR_FILE --policy NAME [--packet-ms 40] [--links 12]"
-    " [--bitrate 32000] --json\n"
+    " [--bitrate 32000] [--reduced-copies yes] --json\n"
     "  onionvoice-sim compare --traces DIR_OR_FILE [--packet-ms 40] [--links 12]"
-    " [--bitrate 32000]\n"
+    " [--bitrate 32000] [--reduced-copies yes]\n"
     "  onionvoice-sim demo\n"
     "policies: simple torfone alternate double-send adaptive oracle\n"
     "trace profiles: calm default congested hostile measured\n";
@@ -204,6 +206,10 @@ sim::CallConfig callConfig(const Options& o, std::string policy) {
     c.packetMs = int(o.number("--packet-ms", 40));
     c.links = int(o.number("--links", 12));
     c.bitrate = int(o.number("--bitrate", 32000));
+    const std::string reduced = o.has("--reduced-copies") ? o.text("--reduced-copies") : "yes";
+    if (reduced != "yes" && reduced != "no")
+        throw UsageError{"--reduced-copies is yes or no, not \"" + reduced + "\""};
+    c.reducedCopies = reduced == "yes" ? sim::ReducedCopies::Made : sim::ReducedCopies::None;
     if (c.packetMs % 20 != 0 || c.packetMs > 120)
         throw UsageError{"--packet-ms must be a multiple of 20 ms up to 120"};
     if (c.links > int(multipath::kMaxLinks))
@@ -255,7 +261,8 @@ int generate(const Options& o) {
 }
 
 int run(const Options& o) {
-    o.allowOnly({"--traces", "--policy", "--packet-ms", "--links", "--bitrate", "--json"});
+    o.allowOnly({"--traces", "--policy", "--packet-ms", "--links", "--bitrate", "--reduced-copies",
+                 "--json"});
     const std::string policy = o.text("--policy");
     if (!knownPolicy(policy))
         throw UsageError{"unknown policy " + policy};
@@ -288,7 +295,7 @@ int run(const Options& o) {
 }
 
 int compare(const Options& o) {
-    o.allowOnly({"--traces", "--packet-ms", "--links", "--bitrate"});
+    o.allowOnly({"--traces", "--packet-ms", "--links", "--bitrate", "--reduced-copies"});
     const auto files = traceFiles(o.text("--traces"));
     std::printf(
         "| policy | calls | acceptable calls %% | median p99 (ms) | cells/s per direction |\n"

@@ -101,8 +101,13 @@ std::optional<AudioLoopResult> runAudioLoop(const AudioLoopConfig& config, LoopN
         // in the other direction's records).
         if (tick % 50 == 49)
             sender->setMeasuredLossPercent(receiver->buffer().recentLossPercent());
-        const bool lastFrame = slice.packet == std::int64_t(sequence) - 1 && tick >= framesToSend &&
-                               slice.offset + media::kFrameDuration >= config.encoder.packetPeriod;
+        // Playout past the last packet ends the run too: when that packet was lost or dropped
+        // late, waiting on would count packets that were never sent as lost.
+        const bool lastFrame =
+            tick >= framesToSend &&
+            (slice.packet >= std::int64_t(sequence) ||
+             (slice.packet == std::int64_t(sequence) - 1 &&
+              slice.offset + media::kFrameDuration >= config.encoder.packetPeriod));
         if (lastFrame || periodStart > sendEnd + kDrainLimit)
             break;
     }

@@ -33,7 +33,9 @@ namespace onionvoice::media {
 struct JitterBufferSettings {
     std::chrono::milliseconds packetPeriod{40};
     // One-way delay of the fastest path, which relative delays cannot see; only the E-model's
-    // delay impairment uses it. A call sets it from the measured round trip.
+    // delay impairment uses it. The audio loop sets it from its network model; a real call keeps
+    // this default, near the median one-way delay of onion links (the test network's loopback
+    // round trips would understate it and let the target grow).
     std::chrono::milliseconds pathDelay{200};
     double lossRobustness = 25.1;          // the E-model's Bpl for a late packet (CallQuality.h)
     std::size_t delayHistoryPackets = 250; // 10 s at 40 ms packets

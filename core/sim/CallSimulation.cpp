@@ -134,8 +134,11 @@ private:
         const mp::Frame reduced{seq,
                                 std::vector<std::uint8_t>(reducedBytes(payload), std::uint8_t(seq)),
                                 mp::FrameQuality::Reduced};
-        const auto records = s.endpoint->sendPacket(localNow(side, tMs), std::span(&frame, 1),
-                                                    std::span(&reduced, 1));
+        const auto reducedCopies = config_.reducedCopies == ReducedCopies::Made
+                                       ? std::span(&reduced, 1)
+                                       : std::span<const mp::Frame>();
+        const auto records =
+            s.endpoint->sendPacket(localNow(side, tMs), std::span(&frame, 1), reducedCopies);
         const Direction dir = side == 0 ? Direction::AtoB : Direction::BtoA;
         for (const auto& rec : records) {
             const mp::LinkId link = rec.link;

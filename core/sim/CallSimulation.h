@@ -13,11 +13,18 @@
 
 namespace onionvoice::sim {
 
+// Whether the sending codec makes a reduced (low-bitrate) encoding of each frame, which records
+// carry when the full frame no longer fits. Real calls make none (their third copy of a frame is
+// Opus's in-band FEC inside the piggybacked next packet, which the simulator does not model), so
+// `None` evaluates what real calls carry.
+enum class ReducedCopies { Made, None };
+
 struct CallConfig {
     std::string policy = "adaptive";
     int packetMs = 40;
     int bitrate = 32000;
     int links = 12;
+    ReducedCopies reducedCopies = ReducedCopies::Made;
 };
 
 // Per-frame one-way delays of one direction (infinity for a frame that never arrived).

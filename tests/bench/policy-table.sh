@@ -4,7 +4,8 @@
 # calls of seed 101; then 8 ninety-minute default calls of seed 102. One table per set for all
 # six policies, a check of issue 10's acceptance per profile (adaptive's acceptable calls ≥ the
 # better of alternate and double-send, median p99 ≤ 1.3 × oracle's, cells/s ≤ 1.05 × alternate's),
-# and the CPU time of replaying one 90-minute call.
+# and the CPU time of replaying one 90-minute call. Then the five-minute tables again with
+# --reduced-copies no: records carry what real calls carry (real calls make no reduced copies).
 #   tests/bench/policy-table.sh [BUILD_DIR] [CALLS]      (defaults: build, 24)
 set -euo pipefail
 build=${1:-build}
@@ -43,4 +44,10 @@ echo
 for policy in adaptive double-send; do
     /usr/bin/env time -f "replay of one 90-minute call, $policy: %U s user + %S s system CPU" \
         "$sim" run --traces "$traces/90min/call-000.csv" --policy "$policy" --json >/dev/null
+done
+echo
+for profile in calm default congested hostile measured; do
+    echo
+    echo "$profile without reduced copies (as real calls): $calls calls of 5 minutes (seed 101):"
+    "$sim" compare --traces "$traces/$profile" --reduced-copies no | check
 done

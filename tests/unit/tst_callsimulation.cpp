@@ -126,6 +126,20 @@ private slots:
         QVERIFY(adaptive.ab.piggybackedFirst + adaptive.ab.freshFirst == a.frames);
     }
 
+    void withoutReducedCopiesEveryFrameArrivesFull() {
+        // Real calls make no reduced copies; with them off, the simulator carries what real calls
+        // carry. On a congested trace the reduced copies do deliver some frames first.
+        const LinkTrace t = generateTrace({12, 5, 3, TraceProfile::Congested});
+        CallConfig c = config("adaptive");
+        const auto with = simulateCall(t, c);
+        c.reducedCopies = ReducedCopies::None;
+        const auto without = simulateCall(t, c);
+        QVERIFY(with.ab.reducedFirst + with.ba.reducedFirst > 0);
+        QCOMPARE(without.ab.reducedFirst + without.ba.reducedFirst, std::uint64_t(0));
+        QCOMPARE(without.ab.freshFirst + without.ab.piggybackedFirst,
+                 std::uint64_t(directionStats(without.ab, 40, without.durationMs).frames));
+    }
+
     void statistics() {
         DirectionResult r;
         for (int i = 0; i < 1000; ++i)

@@ -94,6 +94,8 @@ private slots:
                            "1",        "--seed", "1",      "--profile", "stormy"};
         QTest::newRow("audio too big") << QStringList{"run",    "--traces",    "/tmp", "--policy",
                                                       "simple", "--packet-ms", "120",  "--json"};
+        QTest::newRow("reduced copies neither yes nor no") << QStringList{
+            "run", "--traces", "/tmp", "--policy", "simple", "--reduced-copies", "some", "--json"};
         QTest::newRow("no traces")
             << QStringList{"run", "--traces", "/nonexistent", "--policy", "simple", "--json"};
     }
