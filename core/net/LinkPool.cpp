@@ -1,4 +1,5 @@
-// Slot bookkeeping, staggered dialling and replacement of broken links.
+// Slot bookkeeping, staggered dialling, replacement of broken links and second attempts beside
+// slow ones.
 #include "LinkPool.h"
 
 #include "NetLog.h"
@@ -13,10 +14,15 @@ LinkPool::LinkPool(LinkPoolConfig config, QObject* parent)
     Q_ASSERT(config_.links > 0 && config_.links <= 256);
     slots_.resize(std::size_t(config_.links));
     for (std::size_t i = 0; i < slots_.size(); ++i) {
+        const auto slot = std::uint8_t(i);
         auto* retry = new QTimer(this);
         retry->setSingleShot(true);
-        connect(retry, &QTimer::timeout, this, [this, i] { open(std::uint8_t(i)); });
+        connect(retry, &QTimer::timeout, this, [this, slot] { open(slot); });
         slots_[i].retry = retry;
+        auto* hedge = new QTimer(this);
+        hedge->setSingleShot(true);
+        connect(hedge, &QTimer::timeout, this, [this, slot] { openSecond(slot); });
+        slots_[i].hedge = hedge;
     }
 }
 
@@ -33,27 +39,24 @@ void LinkPool::stop() {
     started_ = 0;
     for (Slot& slot : slots_) {
         slot.retry->stop();
-        if (slot.link) {
-            slot.link->disconnect(this);
-            slot.link->close();
-            slot.link->deleteLater();
-            slot.link = nullptr;
-        }
+        slot.hedge->stop();
+        discard(slot.current);
+        discard(slot.second);
     }
 }
 
 int LinkPool::openCount() const {
     return int(std::count_if(slots_.begin(), slots_.end(), [](const Slot& s) {
-        return s.link && s.link->state() == OnionLink::State::Open;
+        return s.current.link && s.current.link->state() == OnionLink::State::Open;
     }));
 }
 
 OnionLink* LinkPool::link(std::uint8_t slot) const {
-    return slot < slots_.size() ? slots_[slot].link : nullptr;
+    return slot < slots_.size() ? slots_[slot].current.link : nullptr;
 }
 
 QByteArray LinkPool::isolationKey(std::uint8_t slot) const {
-    return slot < slots_.size() ? slots_[slot].isolationKey : QByteArray();
+    return slot < slots_.size() ? slots_[slot].current.isolationKey : QByteArray();
 }
 
 bool LinkPool::sendRecord(std::uint8_t slot, std::span<const std::uint8_t> record) {
@@ -64,7 +67,7 @@ bool LinkPool::sendRecord(std::uint8_t slot, std::span<const std::uint8_t> recor
 void LinkPool::replace(std::uint8_t slot) {
     if (activity_ != Activity::Running || slot >= slots_.size())
         return;
-    if (OnionLink* old = slots_[slot].link) {
+    if (OnionLink* old = slots_[slot].current.link) {
         old->disconnect(this);
         old->close();
         emit linkDown(slot, QStringLiteral("replaced"));
@@ -72,38 +75,94 @@ void LinkPool::replace(std::uint8_t slot) {
     open(slot);
 }
 
+void LinkPool::discard(Attempt& attempt) {
+    if (!attempt.link)
+        return;
+    attempt.link->disconnect();
+    attempt.link->close();
+    attempt.link->deleteLater();
+    attempt = {};
+}
+
 void LinkPool::open(std::uint8_t slot) {
     if (activity_ != Activity::Running)
         return;
     Slot& s = slots_[slot];
     s.retry->stop();
-    if (s.link)
-        s.link->deleteLater();
+    s.hedge->stop();
+    discard(s.current);
+    discard(s.second);
+    s.current = dial(slot);
+    if (peer_ == Peer::Reached)
+        s.hedge->start(config_.hedgeDelay);
+}
+
+void LinkPool::openSecond(std::uint8_t slot) {
+    Slot& s = slots_[slot];
+    if (activity_ != Activity::Running || s.second.link || !s.current.link ||
+        s.current.link->state() == OnionLink::State::Open)
+        return;
+    qCInfo(lcNet) << "link in slot" << slot << "slow to open: a second attempt beside it";
+    s.second = dial(slot);
+}
+
+LinkPool::Attempt LinkPool::dial(std::uint8_t slot) {
     // A fresh key per attempt: a replacement must not reuse the broken link's circuit.
-    s.isolationKey = QByteArray::number(QRandomGenerator::system()->generate64(), 16) +
-                     QByteArray::number(QRandomGenerator::system()->generate64(), 16);
-    s.link = new OnionLink(config_.recordSize, this);
-    OnionLink* link = s.link;
-    connect(link, &OnionLink::opened, this, [this, slot] {
-        peer_ = Peer::Reached;
-        emit linkUp(slot);
-    });
+    Attempt attempt{new OnionLink(config_.recordSize, this),
+                    QByteArray::number(QRandomGenerator::system()->generate64(), 16) +
+                        QByteArray::number(QRandomGenerator::system()->generate64(), 16)};
+    OnionLink* link = attempt.link;
+    connect(link, &OnionLink::opened, this, [this, slot, link] { onOpened(slot, link); });
     connect(link, &OnionLink::recordReceived, this,
             [this, slot](const QByteArray& record) { emit recordReceived(slot, record); });
     connect(link, &OnionLink::failed, this,
-            [this, slot](OnionLink::Failure, const QString& reason) {
-                qCInfo(lcNet) << "link in slot" << slot << "down:" << reason;
-                emit linkDown(slot, reason);
-                if (activity_ == Activity::Running)
-                    slots_[slot].retry->start(config_.replaceDelay);
+            [this, slot, link](OnionLink::Failure, const QString& reason) {
+                onFailed(slot, link, reason);
             });
     // A test relay's port for the slot, or tor's SOCKS port as it is now.
     const SocksEndpoint socks = slot < config_.slotSocks.size() ? config_.slotSocks[slot]
                                 : config_.socksFor              ? config_.socksFor(slot)
                                                                 : config_.socks;
     link->connectToOnion(socks, config_.onionAddress + QStringLiteral(".onion"), config_.port,
-                         s.isolationKey,
+                         attempt.isolationKey,
                          peer_ == Peer::Reached ? config_.relinkTimeout : config_.connectTimeout);
+    return attempt;
+}
+
+void LinkPool::onOpened(std::uint8_t slot, OnionLink* link) {
+    Slot& s = slots_[slot];
+    s.hedge->stop();
+    (link == s.second.link ? s.second : s.current).openedAt = std::chrono::steady_clock::now();
+    if (link == s.second.link) {
+        discard(s.current); // the slow first attempt lost the race
+        s.current = std::exchange(s.second, {});
+    } else {
+        discard(s.second);
+    }
+    peer_ = Peer::Reached;
+    emit linkUp(slot);
+}
+
+void LinkPool::onFailed(std::uint8_t slot, OnionLink* link, const QString& reason) {
+    Slot& s = slots_[slot];
+    qCInfo(lcNet) << "link in slot" << slot << "down:" << reason;
+    // While the other attempt of the slot is still under way, the slot is not down yet.
+    if (link == s.second.link) {
+        discard(s.second);
+        return;
+    }
+    if (s.second.link) {
+        discard(s.current);
+        s.current = std::exchange(s.second, {});
+        return;
+    }
+    s.hedge->stop();
+    const bool wasWorking =
+        s.current.openedAt &&
+        std::chrono::steady_clock::now() - *s.current.openedAt >= config_.workingAfter;
+    emit linkDown(slot, reason);
+    if (activity_ == Activity::Running)
+        s.retry->start(wasWorking ? std::chrono::milliseconds(0) : config_.replaceDelay);
 }
 
 } // namespace onionvoice::net

@@ -1,5 +1,7 @@
 // The n links of a call to one peer: opened with staggered starts, each in its own slot with its
-// own SOCKS isolation key (hence its own rendezvous circuit), and replaced when one breaks.
+// own SOCKS isolation key (hence its own rendezvous circuit), and replaced when one breaks. A slow
+// replacement gets a second attempt on fresh circuits beside it; the first of the two to open
+// stays.
 #pragma once
 
 #include "OnionLink.h"
@@ -10,6 +12,7 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <optional>
 #include <vector>
 
 namespace onionvoice::net {
@@ -31,7 +34,20 @@ struct LinkPoolConfig {
     // that died, a rendezvous that never completes: tor keeps such a stream waiting for minutes);
     // a fresh circuit opens in seconds, so the attempt is abandoned and the slot dialled again.
     std::chrono::milliseconds relinkTimeout{10000};
-    std::chrono::milliseconds replaceDelay{1000}; // before a broken link is replaced
+    // Once the peer has been reached, an attempt not open after this long gets a second one beside
+    // it, with its own isolation key (fresh circuits): after a relay on the call's paths died, tor
+    // sometimes keeps a stream waiting on an open introduction circuit without ever sending the
+    // introduction (tests/faults relay_kill, tor 0.4.9: a slot down for the whole relinkTimeout)
+    // while a fresh attempt opens in 0.5-2 s. The first attempt is not abandoned: it may be the
+    // one that is merely slow.
+    std::chrono::milliseconds hedgeDelay{3000};
+    std::chrono::milliseconds replaceDelay{1000}; // before a failed attempt is dialled again
+    // A link that broke after it had been open this long is replaced at once, not after
+    // replaceDelay: when a relay carrying most of the call's links dies, that wait was most of the
+    // gap in the audio (tests/faults relay_kill: all 12 links down, 1.16-s gap). A link that
+    // breaks sooner waits replaceDelay, so a peer that closes every link cannot make us redial
+    // in a loop.
+    std::chrono::milliseconds workingAfter{5000};
 };
 
 class LinkPool : public QObject {
@@ -64,13 +80,24 @@ signals:
     void recordReceived(std::uint8_t slot, const QByteArray& record);
 
 private:
-    struct Slot {
+    struct Attempt {
         OnionLink* link = nullptr;
         QByteArray isolationKey;
+        std::optional<std::chrono::steady_clock::time_point> openedAt;
+    };
+    struct Slot {
+        Attempt current; // the open link, or the first attempt to open one
+        Attempt second;  // a second attempt beside a slow first one (hedgeDelay), if any
         QTimer* retry = nullptr;
+        QTimer* hedge = nullptr;
     };
 
     void open(std::uint8_t slot);
+    void openSecond(std::uint8_t slot);
+    Attempt dial(std::uint8_t slot);
+    void onOpened(std::uint8_t slot, OnionLink* link);
+    void onFailed(std::uint8_t slot, OnionLink* link, const QString& reason);
+    static void discard(Attempt& attempt);
 
     LinkPoolConfig config_;
     std::vector<Slot> slots_;

@@ -383,6 +383,8 @@ class FaultRun:
                                e.get("duration_ms", 0) >= self.args.fault_at * 1000, 120,
                                f"{self.args.fault_at} s of call")
         fds_before = {i.name: torfaults.open_fds(i.proc.pid) for i in self.instances()}
+        if self.args.tor_log:
+            self.log_tors(self.args.tor_log)
         log(f"{self.fault.name}: injecting")
         fault_time = time.monotonic()
         self.fault.inject()
@@ -409,6 +411,18 @@ class FaultRun:
         self.caller.interrupt()
         self.callee.interrupt()
         return fds
+
+    def log_tors(self, level):
+        """Both tors also log at `level` to FAULT/{caller,callee}-tor.log from now on (what tor
+        did with the call's circuits, descriptors and introduction points after the fault)."""
+        for name, data_dir in (("caller", self.caller_dir), ("callee", self.callee_dir)):
+            path = os.path.join(self.dir, f"{name}-tor.log")
+            control = torfaults.AppTor(data_dir).control()
+            try:
+                # The app reads tor's notice messages on stdout: that destination stays.
+                control.command(f'SETCONF Log="notice stdout" Log="{level} file {path}"')
+            finally:
+                control.close()
 
     def save_tor_state(self, label):
         """Circuits and streams of both tors, for a look at links that do not come back."""
@@ -535,6 +549,9 @@ def main():
                         help="relays of the network the harness starts itself (default 12: with "
                              "the 5 of the shared test network every relay carries most links)")
     parser.add_argument("--workdir", help="default: BUILD/tests/faults/run")
+    parser.add_argument("--tor-log", metavar="LEVEL",
+                        help="from the fault on, both tors also log at LEVEL (info, debug) to "
+                             "FAULT/caller-tor.log and callee-tor.log")
     parser.add_argument("--json", action="store_true", help="one JSON object per fault (always)")
     args = parser.parse_args()
     args.build = os.path.abspath(args.build)

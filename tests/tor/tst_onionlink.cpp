@@ -9,6 +9,7 @@
 #include <QTcpServer>
 #include <QTcpSocket>
 #include <QtTest>
+#include <set>
 
 using namespace onionvoice::net;
 using namespace std::chrono_literals;
@@ -30,10 +31,12 @@ public:
         QByteArray username, host;
         quint16 port = 0;
         QByteArray received; // after the handshake
+        std::size_t index = 0;
     };
 
     Behaviour behaviour = Behaviour::Accept;
     int replyCode = 0;
+    std::set<std::size_t> silent; // sessions (by order of arrival) that get no answer at all
     QTcpServer server;
     std::vector<std::unique_ptr<Session>> sessions;
 
@@ -42,6 +45,7 @@ public:
         connect(&server, &QTcpServer::newConnection, this, [this] {
             auto session = std::make_unique<Session>();
             session->socket = server.nextPendingConnection();
+            session->index = sessions.size();
             Session* s = session.get();
             sessions.push_back(std::move(session));
             connect(s->socket, &QTcpSocket::readyRead, this, [this, s] { step(s); });
@@ -53,7 +57,7 @@ public:
 
     void step(Session* s) {
         s->in += s->socket->readAll();
-        if (behaviour == Behaviour::Silent)
+        if (behaviour == Behaviour::Silent || silent.contains(s->index))
             return;
         if (s->step == 0 && s->in.size() >= 3) {
             QVERIFY(s->in.startsWith(QByteArray("\x05\x01\x02", 3)));
@@ -102,6 +106,17 @@ public:
 QByteArray record(char fill) {
     return QByteArray(kRecord, fill);
 }
+// A pool of `links` links to kHost through the scripted SOCKS server.
+LinkPoolConfig poolConfig(const ScriptedSocks& socks, int links) {
+    LinkPoolConfig config;
+    config.socks = socks.endpoint();
+    config.onionAddress = kHost.chopped(6);
+    config.port = 9;
+    config.links = links;
+    config.recordSize = kRecord;
+    return config;
+}
+
 std::span<const std::uint8_t> bytes(const QByteArray& b) {
     return {reinterpret_cast<const std::uint8_t*>(b.constData()), std::size_t(b.size())};
 }
@@ -303,12 +318,7 @@ private slots:
 
     void poolOpensIsolatedLinksAndReplacesBrokenOnes() {
         ScriptedSocks socks;
-        LinkPoolConfig config;
-        config.socks = socks.endpoint();
-        config.onionAddress = kHost.chopped(6);
-        config.port = 9;
-        config.links = 4;
-        config.recordSize = kRecord;
+        LinkPoolConfig config = poolConfig(socks, 4);
         config.replaceDelay = 50ms;
         LinkPool pool(config);
         QSignalSpy up(&pool, &LinkPool::linkUp);
@@ -363,15 +373,11 @@ private slots:
         // never answers) is given up after relinkTimeout and the slot is dialled on a fresh
         // circuit, instead of staying down for the whole connect timeout.
         ScriptedSocks socks;
-        LinkPoolConfig config;
-        config.socks = socks.endpoint();
-        config.onionAddress = kHost.chopped(6);
-        config.port = 9;
-        config.links = 3;
-        config.recordSize = kRecord;
+        LinkPoolConfig config = poolConfig(socks, 3);
         config.replaceDelay = 10ms;
         config.connectTimeout = 600s;
         config.relinkTimeout = 200ms;
+        config.hedgeDelay = 600s; // only the timeout here
         LinkPool pool(config);
         QSignalSpy down(&pool, &LinkPool::linkDown);
         pool.start(1);
@@ -385,14 +391,56 @@ private slots:
         QVERIFY(socks.sessions.size() >= 5);
     }
 
+    void poolOpensASecondAttemptBesideASlowOne() {
+        // Once the peer has been reached, an attempt that tor keeps waiting gets a second attempt
+        // on fresh circuits after hedgeDelay, long before relinkTimeout: the slot opens on the
+        // second one, the stuck first attempt is closed, and the slot is never reported down.
+        ScriptedSocks socks;
+        LinkPoolConfig config = poolConfig(socks, 3);
+        config.connectTimeout = 600s;
+        config.relinkTimeout = 600s;
+        config.hedgeDelay = 100ms;
+        LinkPool pool(config);
+        QSignalSpy down(&pool, &LinkPool::linkDown);
+        QSignalSpy up(&pool, &LinkPool::linkUp);
+        socks.silent = {1, 2}; // the first attempts of slots 1 and 2
+        pool.start(1);
+        QTRY_COMPARE(pool.openCount(), 1);
+        pool.start();
+        QTRY_COMPARE(pool.openCount(), 3);
+        QCOMPARE(socks.sessions.size(), std::size_t(5)); // one second attempt per stuck slot
+        QCOMPARE(down.size(), 0);
+        QCOMPARE(up.size(), 3);
+        for (const std::size_t stuck : {1, 2})
+            QTRY_COMPARE(socks.sessions[stuck]->socket->state(), QAbstractSocket::UnconnectedState);
+        // The slots now hold the second attempts, with their own isolation keys.
+        const std::set<QByteArray> winners{socks.sessions[3]->username,
+                                           socks.sessions[4]->username};
+        QCOMPARE(winners, (std::set<QByteArray>{pool.isolationKey(1), pool.isolationKey(2)}));
+        QVERIFY(pool.link(1)->sendRecord(bytes(record('h'))));
+    }
+
+    void poolReplacesABrokenWorkingLinkAtOnce() {
+        // A link that had been working and broke (a relay on its circuit died) is dialled again at
+        // once; replaceDelay is for attempts that failed.
+        ScriptedSocks socks;
+        LinkPoolConfig config = poolConfig(socks, 1);
+        config.replaceDelay = 600s;
+        config.workingAfter = 50ms;
+        LinkPool pool(config);
+        QSignalSpy down(&pool, &LinkPool::linkDown);
+        pool.start();
+        QTRY_COMPARE(pool.openCount(), 1);
+        QTest::qWait(100); // open longer than workingAfter
+        socks.sessions[0]->socket->abort();
+        QTRY_COMPARE(down.size(), 1);
+        QTRY_COMPARE(pool.openCount(), 1);
+        QCOMPARE(socks.sessions.size(), std::size_t(2));
+    }
+
     void poolDialsInStages() {
         ScriptedSocks socks;
-        LinkPoolConfig config;
-        config.socks = socks.endpoint();
-        config.onionAddress = kHost.chopped(6);
-        config.port = 9;
-        config.links = 5;
-        config.recordSize = kRecord;
+        LinkPoolConfig config = poolConfig(socks, 5);
         LinkPool pool(config);
         pool.start(1);
         QTRY_COMPARE(pool.openCount(), 1);
