@@ -231,7 +231,9 @@ void CallEngine::onPoolLinkDown(std::uint8_t slot) {
     // A slot that was not up lost an attempt to open its link, not a working link.
     const bool attemptFailed = call_->keys && call_->slotStates[slot] != CallSession::SlotState::Up;
     call_->slotLost(slot);
-    if (attemptFailed && relinkRescue_.attemptFailed(slot, RelinkRescue::Clock::now())) {
+    const net::OnionLink* attempt = call_->pool ? call_->pool->link(slot) : nullptr;
+    const auto failure = RelinkRescue::classify(attempt ? attempt->socksReplyCode() : 0);
+    if (attemptFailed && relinkRescue_.attemptFailed(slot, RelinkRescue::Clock::now(), failure)) {
         qCInfo(lcCall) << "link attempts keep failing: purging tor's onion-service client state";
         const auto contact = contacts_.find(call_->peer);
         resetPeerState(host_.launcher()->controller(), call_->peer,

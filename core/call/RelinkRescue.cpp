@@ -3,8 +3,19 @@
 
 namespace onionvoice::call {
 
-bool RelinkRescue::attemptFailed(std::uint8_t slot, Clock::time_point now) {
-    if (slot >= failures_.size() || ++failures_[slot] < config_.failedAttempts)
+RelinkRescue::Failure RelinkRescue::classify(int socksReplyCode) {
+    constexpr int kDescriptorNotFound = 0xF0;
+    constexpr int kIntroductionFailed = 0xF2;
+    return socksReplyCode == kDescriptorNotFound || socksReplyCode == kIntroductionFailed
+               ? Failure::ClientStateStuck
+               : Failure::Other;
+}
+
+bool RelinkRescue::attemptFailed(std::uint8_t slot, Clock::time_point now, Failure failure) {
+    if (slot >= failures_.size())
+        return false;
+    ++failures_[slot];
+    if (failure != Failure::ClientStateStuck && failures_[slot] < config_.failedAttempts)
         return false;
     if (lastRescue_ && now - *lastRescue_ < config_.minInterval)
         return false;

@@ -5,6 +5,16 @@
 // link fails with "introduction failed" (tests/faults relay_kill: slots down for the rest of a
 // 60-s call). SIGNAL NEWNYM purges that state (descriptor cache, introduction-point failures) and
 // leaves open links and their circuits alone. This class decides when to ask for it.
+//
+// Seen in tor's info log (tests/faults relay_kill --tor-log info, tor 0.4.9): within a second of
+// the relay's death, the introduction circuits of the replacement attempts that happened to pass
+// through it failed while being built, and tor counted each against the introduction point at
+// their end ("Marking as unreachable"; five make it unusable), although those points were fine;
+// a third point answered NACK because the peer's own circuit to it had died. Tor then refetched
+// the descriptor, got the same one (the peer publishes its new points ~5 s later), found it
+// "unusable" and answered every attempt "introduction failed" (SOCKS 0xF2) until the purge. That
+// answer, or "descriptor not found" (0xF0: every HSDir asked recently), is tor saying that its
+// state is stuck, not that one circuit was unlucky: it asks for the purge at once.
 #pragma once
 
 #include "multipath/Types.h"
@@ -30,8 +40,14 @@ public:
     explicit RelinkRescue(Config config)
         : config_(config) {}
 
+    enum class Failure {
+        Other,
+        ClientStateStuck, // tor answered 0xF0 or 0xF2 (see above)
+    };
+    static Failure classify(int socksReplyCode);
+
     // An attempt to open a link in `slot` failed. True when tor's state should be purged now.
-    bool attemptFailed(std::uint8_t slot, Clock::time_point now);
+    bool attemptFailed(std::uint8_t slot, Clock::time_point now, Failure failure = Failure::Other);
     void linkUp(std::uint8_t slot);
 
 private:

@@ -32,6 +32,21 @@ private slots:
         QVERIFY(rescue.attemptFailed(3, t0 + 4s));
     }
 
+    void torSayingItsStateIsStuckAsksForAPurgeAtOnce() {
+        // "introduction failed" / "descriptor not found": tor has marked every introduction point
+        // of its cached descriptor failed (or asked every HSDir); more attempts only wait.
+        RelinkRescue rescue;
+        const auto t0 = RelinkRescue::Clock::time_point{} + 1h;
+        QCOMPARE(RelinkRescue::classify(0xF2), RelinkRescue::Failure::ClientStateStuck);
+        QCOMPARE(RelinkRescue::classify(0xF0), RelinkRescue::Failure::ClientStateStuck);
+        QCOMPARE(RelinkRescue::classify(0xF3), RelinkRescue::Failure::Other); // one rendezvous
+        QCOMPARE(RelinkRescue::classify(0), RelinkRescue::Failure::Other);    // e.g. a timeout
+        QVERIFY(rescue.attemptFailed(7, t0, RelinkRescue::classify(0xF2)));
+        // Still spaced out: tor delays a NEWNYM that follows another within 10 s.
+        QVERIFY(!rescue.attemptFailed(7, t0 + 5s, RelinkRescue::classify(0xF2)));
+        QVERIFY(rescue.attemptFailed(8, t0 + 16s, RelinkRescue::classify(0xF0)));
+    }
+
     void purgesAreSpacedOut() {
         RelinkRescue rescue({3, 15000ms});
         const auto t0 = RelinkRescue::Clock::time_point{} + 1h;
