@@ -3,7 +3,7 @@
 network of tests/testnet, each playing speech and recording what arrives, and one JSON object
 sums the call up (field names: tests/e2e/README.md).
 
-    e2e.py --build DIR --seconds N --policy NAME [--impair TRACE] [--json]
+    e2e.py --build DIR --seconds N --policy NAME [--impair TRACE] [--json] [--tor-nodelay]
            [--testnet DIR] [--work DIR] [--require-pesq X] [--require-late PCT]
 
 Without --testnet (or $ONIONVOICE_TESTNET) a network is started for the run and stopped after.
@@ -198,6 +198,7 @@ def run(args, work, network):
         "policy": args.policy,
         "links": args.links,
         "impair": args.impair,
+        "tor_nodelay": args.tor_nodelay,
         "end_reason": caller.summary().get("end_reason"),
         "setup_ms": {
             "dial_to_ringing": round((a.first("ringing") - a.first("dial")) / 1000.0, 1),
@@ -247,6 +248,10 @@ def main():
                         help="keep the instances' echo cancellation on (off by default)")
     parser.add_argument("--cli-option", action="append", default=[],
                         help="extra option for both instances, e.g. --cli-option=--no-echo-cancel")
+    parser.add_argument("--tor-nodelay", action="store_true",
+                        help="run the network's tors (and the instances' own) with TCP_NODELAY "
+                             "(BUILD/tests/e2e/libonionvoice_tor_nodelay.so preloaded); a network "
+                             "given by --testnet must have been started with it")
     parser.add_argument("--require-pesq", type=float)
     parser.add_argument("--require-late", type=float)
     parser.add_argument("--inside-venv", action="store_true", help=argparse.SUPPRESS)
@@ -263,6 +268,12 @@ def main():
         python = pesq_score.ensure_venv(os.path.join(args.build, "pesq-venv"))
         os.execv(python, [python, os.path.abspath(__file__), "--inside-venv"] + sys.argv[1:])
     sys.path.insert(0, HERE)
+
+    if args.tor_nodelay:  # inherited by the network started below and by both instances' tor
+        preload = os.path.join(args.build, "tests", "e2e", "libonionvoice_tor_nodelay.so")
+        if not os.path.isfile(preload):
+            parser.error(f"--tor-nodelay: {preload} not built (target onionvoice_tor_nodelay)")
+        os.environ["LD_PRELOAD"] = preload
 
     with tempfile.TemporaryDirectory(prefix="onionvoice-e2e-") as tmp:
         work = os.path.abspath(args.work) if args.work else tmp

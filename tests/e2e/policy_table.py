@@ -4,10 +4,12 @@ private Tor network, the caller's links replaying generated traces (--impair), e
 the same traces, next to what onionvoice-sim predicts for those traces.
 
     policy_table.py --build DIR [--profiles hostile measured] [--calls 4] [--seconds 40]
-                    [--seed 101] [--testnet DIR] [--work DIR]
+                    [--seed 101] [--testnet DIR] [--work DIR] [--tor-nagle]
 
 Traces come from `onionvoice-sim generate --profile NAME` (seeds from --seed up), cut to the
-call's length so the simulator replays exactly what the relay replays. Prints a Markdown table
+call's length so the simulator replays exactly what the relay replays. The tors run with
+TCP_NODELAY (e2e.sh --tor-nodelay): a network given by --testnet must have been started with
+LD_PRELOAD=BUILD/tests/e2e/libonionvoice_tor_nodelay.so. Prints a Markdown table
 per profile and the two rankings; every call's JSON is kept in WORK/results.jsonl.
 """
 import argparse
@@ -77,6 +79,9 @@ def main():
     parser.add_argument("--policies", nargs="+", default=POLICIES)
     parser.add_argument("--testnet", default=os.environ.get("ONIONVOICE_TESTNET"))
     parser.add_argument("--work")
+    parser.add_argument("--tor-nagle", action="store_true",
+                        help="leave the tors' Nagle on (default: e2e.sh --tor-nodelay, so the "
+                             "trace is the only delay added; tests/e2e/README.md)")
     args = parser.parse_args()
     build = os.path.abspath(args.build)
     work = os.path.abspath(args.work or tempfile.mkdtemp(prefix="onionvoice-policy-table-"))
@@ -109,6 +114,8 @@ def main():
                        "--json", "--work", os.path.join(work, profile, "runs", f"{name}-{policy}")]
                 if args.testnet:
                     cmd += ["--testnet", args.testnet]
+                if not args.tor_nagle:
+                    cmd.append("--tor-nodelay")
                 print(f"policy-table: {profile} {name} {policy}", file=sys.stderr, flush=True)
                 run = subprocess.run(cmd, capture_output=True, text=True)
                 if run.returncode != 0 or not run.stdout.strip():
