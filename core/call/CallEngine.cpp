@@ -370,7 +370,9 @@ void CallEngine::attachIncoming(net::OnionLink* link, std::uint8_t slot) {
     call_->links[slot] = link;
     connect(link, &net::OnionLink::recordReceived, this,
             [this, slot](const QByteArray& record) { onRecord(slot, record); });
-    connect(link, &net::OnionLink::failed, this, [this, slot, link] {
+    connect(link, &net::OnionLink::failed, this, [this, slot, link](net::OnionLink::Failure why) {
+        if (why == net::OnionLink::Failure::SendBacklog)
+            ++refusals_.linksStalled;
         if (!call_ || call_->links[slot] != link)
             return;
         call_->links[slot] = nullptr;

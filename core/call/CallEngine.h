@@ -78,6 +78,7 @@ public:
     // The published service (nullptr with the one-way hotline preset: see hotline()).
     tor::OnionService* service() { return host_.service(); }
     tor::HotlineService* hotline() { return host_.hotline(); }
+    QByteArray serviceTarget() const { return host_.serviceTarget(); }
     // What the engine refused from the network since it started.
     const RefusalCounters& refusals() const { return refusals_; }
 

@@ -5,8 +5,13 @@
 #include "tor/PrivateFile.h"
 
 #include <QDir>
+#include <QTemporaryDir>
 
 namespace onionvoice::call {
+
+namespace {
+const QString kSocketName = QStringLiteral("/links.sock");
+}
 
 ServiceHost::ServiceHost(QObject* parent)
     : QObject(parent) {}
@@ -27,12 +32,38 @@ bool ServiceHost::loadIdentity(const QString& dataDirectory, QString* error) {
     return identity_->save(identityPath, error);
 }
 
-bool ServiceHost::start(const ServiceHostConfig& config, QString* error) {
+// Tor delivers the service's streams to a unix socket in its own 0700 directory: only our user
+// can connect there, so nobody on this machine can skip tor and client authorization by
+// connecting to the target directly (a TCP port on 127.0.0.1 is open to every local user). A
+// data directory whose path cannot name a socket gets a private temporary directory (0700) for
+// it. Windows keeps 127.0.0.1: tor has no unix-socket service targets there.
+bool ServiceHost::listen(const QString& dataDirectory, QString* error) {
     listener_ = std::make_unique<net::LinkListener>(multipath::kRecordSize);
+#ifdef Q_OS_WIN
     if (!listener_->listen()) {
         *error = QStringLiteral("Cannot listen on 127.0.0.1: %1").arg(listener_->errorString());
         return false;
     }
+    return true;
+#else
+    QString socketDirectory = QDir(dataDirectory).filePath(QStringLiteral("tor"));
+    if (!net::LinkListener::usableSocketPath(socketDirectory + kSocketName)) {
+        socketFallback_ = std::make_unique<QTemporaryDir>();
+        socketDirectory = socketFallback_->path();
+    }
+    if (!tor::ensurePrivateDirectory(socketDirectory, {}, error))
+        return false;
+    if (!listener_->listenLocal(socketDirectory + kSocketName)) {
+        *error = QStringLiteral("Cannot listen for tor: %1").arg(listener_->errorString());
+        return false;
+    }
+    return true;
+#endif
+}
+
+bool ServiceHost::start(const ServiceHostConfig& config, QString* error) {
+    if (!listen(config.dataDirectory, error))
+        return false;
     connect(listener_.get(), &net::LinkListener::linkAccepted, this, &ServiceHost::linkAccepted);
 
     tor::TorLaunchConfig torConfig;
@@ -59,7 +90,7 @@ void ServiceHost::publish(const ServiceHostConfig& config) {
     if (config.preset != tor::SecurityPreset::OneWayHotline) {
         tor::OnionService::Config serviceConfig;
         serviceConfig.virtualPort = config.servicePort;
-        serviceConfig.targetPort = listener_->port();
+        serviceConfig.target = listener_->torTarget();
         serviceConfig.clientAuthPublicKeys = config.clientAuthPublicKeys;
         serviceConfig.access = config.access;
         service_ = std::make_unique<tor::OnionService>(launcher_.get(), *identity_, serviceConfig);
@@ -71,7 +102,7 @@ void ServiceHost::publish(const ServiceHostConfig& config) {
     hotline.dataDirectory = QDir(config.dataDirectory).filePath(QStringLiteral("hotline"));
     hotline.torExecutableSetting = config.torExecutable;
     hotline.virtualPort = config.servicePort;
-    hotline.targetPort = listener_->port();
+    hotline.target = listener_->torTarget();
     hotline.extraTorrcLines = config.extraTorrcLines;
     hotline_ = std::make_unique<tor::HotlineService>(*identity_, hotline);
     connect(hotline_.get(), &tor::HotlineService::stateChanged, this, [this](auto state) {
@@ -95,6 +126,7 @@ void ServiceHost::stop() {
         launcher_->stop();
     launcher_.reset();
     listener_.reset();
+    socketFallback_.reset();
 }
 
 } // namespace onionvoice::call

@@ -10,6 +10,7 @@
 #include "tor/TorLauncher.h"
 
 #include <QObject>
+#include <QTemporaryDir>
 #include <memory>
 #include <optional>
 
@@ -43,6 +44,8 @@ public:
     tor::TorLauncher* launcher() { return launcher_.get(); }
     tor::OnionService* service() { return service_.get(); } // nullptr for the hotline
     tor::HotlineService* hotline() { return hotline_.get(); }
+    // Where tor delivers the service's streams (LinkListener::torTarget); empty before start().
+    QByteArray serviceTarget() const { return listener_ ? listener_->torTarget() : QByteArray(); }
 
 signals:
     void torStateChanged(onionvoice::tor::TorLauncher::State state, int bootstrapPercent,
@@ -52,11 +55,13 @@ signals:
     void linkAccepted(onionvoice::net::OnionLink* link);
 
 private:
+    bool listen(const QString& dataDirectory, QString* error);
     void publish(const ServiceHostConfig& config);
 
     std::optional<tor::OnionIdentity> identity_;
     std::unique_ptr<tor::TorLauncher> launcher_;
     std::unique_ptr<net::LinkListener> listener_;
+    std::unique_ptr<QTemporaryDir> socketFallback_; // only when the data directory's path is unfit
     std::unique_ptr<tor::OnionService> service_;
     std::unique_ptr<tor::HotlineService> hotline_; // the one-way hotline preset's service
 };

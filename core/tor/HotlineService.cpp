@@ -51,11 +51,13 @@ bool HotlineService::writeServiceDirectory(const QString& dir, const OnionIdenti
 }
 
 QStringList HotlineService::torrcLines(const QString& serviceDir, quint16 virtualPort,
-                                       quint16 targetPort) {
+                                       const QByteArray& target) {
     return {QStringLiteral("HiddenServiceSingleHopMode 1"),
             QStringLiteral("HiddenServiceNonAnonymousMode 1"),
             QStringLiteral("HiddenServiceDir %1").arg(serviceDir),
-            QStringLiteral("HiddenServicePort %1 127.0.0.1:%2").arg(virtualPort).arg(targetPort)};
+            QStringLiteral("HiddenServicePort %1 %2")
+                .arg(virtualPort)
+                .arg(QString::fromLocal8Bit(target))};
 }
 
 void HotlineService::setState(State state) {
@@ -78,9 +80,8 @@ void HotlineService::start() {
     launch.dataDirectory = config_.dataDirectory;
     launch.torExecutableSetting = config_.torExecutableSetting;
     launch.socksMode = TorLaunchConfig::SocksMode::Disabled; // required by single-hop mode
-    launch.extraTorrcLines =
-        config_.extraTorrcLines +
-        torrcLines(serviceDirectory(), config_.virtualPort, config_.targetPort);
+    launch.extraTorrcLines = config_.extraTorrcLines +
+                             torrcLines(serviceDirectory(), config_.virtualPort, config_.target);
     launcher_ = std::make_unique<TorLauncher>(launch);
     connect(launcher_.get(), &TorLauncher::stateChanged, this, [this](TorLauncher::State s) {
         switch (s) {

@@ -21,7 +21,7 @@ public:
     struct Config {
         QString dataDirectory; // its own, not the app's main tor's
         quint16 virtualPort = 0;
-        quint16 targetPort = 0;      // local QTcpServer on 127.0.0.1
+        QByteArray target;           // "unix:<path>" or "127.0.0.1:<port>"
         QStringList extraTorrcLines; // e.g. a test network's options
         QString torExecutableSetting;
     };
@@ -34,7 +34,7 @@ public:
                                       QString* error);
     // The torrc lines of the dedicated instance.
     static QStringList torrcLines(const QString& serviceDir, quint16 virtualPort,
-                                  quint16 targetPort);
+                                  const QByteArray& target);
 
     void start();
     void stop();

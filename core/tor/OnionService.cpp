@@ -81,8 +81,8 @@ void OnionService::publish() {
         command.append(" PoWDefensesEnabled=1");
     command.append(" Port=")
         .append(QByteArray::number(config_.virtualPort))
-        .append(",127.0.0.1:")
-        .append(QByteArray::number(config_.targetPort));
+        .append(',')
+        .append(config_.target);
     for (const QByteArray& key : config_.clientAuthPublicKeys)
         command.append(" ClientAuthV3=").append(key);
     // The reply may come after this service is gone (the controller outlives it).

@@ -22,8 +22,9 @@ public:
 
     enum class Access { Open, ClientAuthOnly };
     struct Config {
-        quint16 virtualPort = 0;                // port in the onion address
-        quint16 targetPort = 0;                 // local QTcpServer on 127.0.0.1
+        quint16 virtualPort = 0; // port in the onion address
+        // Where tor delivers streams: "unix:<path>" or "127.0.0.1:<port>" (LinkListener::torTarget)
+        QByteArray target;
         QList<QByteArray> clientAuthPublicKeys; // ClientAuthKey::publicKeyBase32(); empty = open
         // ClientAuthOnly: without keys the service is not published at all.
         Access access = Access::Open;

@@ -135,10 +135,11 @@ private slots:
         for (auto& [name, p] : parties_) {
             if (p.engine->callState() != CallState::Idle)
                 p.engine->hangUp();
-            if (name == "bob" || name == "carol") { // alice keeps dave's key
+            if (name == "bob" || name == "carol") { // dave's key stays (alice keeps all)
                 const auto contacts = p.engine->contacts().contacts();
                 for (const auto& c : contacts)
-                    p.engine->contacts().remove(c.address);
+                    if (c.address != party("dave").engine->address())
+                        p.engine->contacts().remove(c.address);
             }
             p.engine->setUnknownCallers(UnknownCallers::Ring);
         }
@@ -161,8 +162,9 @@ private slots:
         config.defence.strangerRingsPerMinute = 100;
         for (const char* name : {"alice", "bob", "carol"})
             addParty(name, config);
-        // dave's service admits only alice, who holds the client key dave made for her.
+        // dave's service admits only alice and bob, who hold the client keys dave made for them.
         const tor::ClientAuthKey key = tor::ClientAuthKey::generate();
+        const tor::ClientAuthKey bobKey = tor::ClientAuthKey::generate();
         const auto raw = [](std::span<const std::uint8_t, 32> k) {
             return QByteArray(reinterpret_cast<const char*>(k.data()), 32);
         };
@@ -174,11 +176,22 @@ private slots:
         QVERIFY(daveBook.add(
             {party("alice").engine->address(), "Alice", {}, false, true, raw(key.publicKey()), {}},
             &error));
+        QVERIFY(daveBook.add(
+            {party("bob").engine->address(), "Bob", {}, false, true, raw(bobKey.publicKey()), {}},
+            &error));
         QVERIFY(daveBook.save(&error));
         addParty("dave", closed, /*wipe=*/false);
         QVERIFY(party("alice").engine->contacts().add(
             {party("dave").engine->address(), "Dave", {}, false, false, {}, raw(key.privateKey())},
             &error));
+        QVERIFY(party("bob").engine->contacts().add({party("dave").engine->address(),
+                                                     "Dave",
+                                                     {},
+                                                     false,
+                                                     false,
+                                                     {},
+                                                     raw(bobKey.privateKey())},
+                                                    &error));
 
         // erin is new: contacts-only, and nobody holds a key to her service yet.
         addParty("erin", closed);
@@ -513,9 +526,36 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(erin.engine->service()->publishCount(), 1, 30000);
     }
 
+    // Before the fix the allowlist was read once at start: a removed contact kept access until a
+    // restart. dave removes bob, one of his two key holders: the service is published again with
+    // alice's key alone. bob, who got through before, no longer reaches it; alice still does.
+    void removedContactLosesAccess() {
+        Party& alice = party("alice");
+        Party& bob = party("bob");
+        Party& dave = party("dave");
+        bob.engine->dial(dave.engine->address());
+        QTRY_VERIFY_WITH_TIMEOUT(dave.reached(CallState::Ringing), kCallTimeout);
+        dave.engine->reject();
+        QTRY_COMPARE_WITH_TIMEOUT(bob.endReason(), EndReason::RejectedByPeer, 10000);
+        waitIdle({"bob", "dave"});
+        const int published = dave.engine->service()->publishCount();
+        QVERIFY(dave.engine->contacts().remove(bob.engine->address()));
+        QTRY_COMPARE_WITH_TIMEOUT(dave.engine->service()->publishCount(), published + 1, 30000);
+        QTRY_COMPARE_WITH_TIMEOUT(dave.engine->service()->state(),
+                                  tor::OnionService::State::Reachable, kStartTimeout);
+        bob.engine->dial(dave.engine->address());
+        QTRY_COMPARE_WITH_TIMEOUT(bob.endReason(), EndReason::Unreachable, kCallTimeout);
+        QVERIFY(dave.incoming->isEmpty() && dave.refused->isEmpty());
+        alice.engine->dial(dave.engine->address());
+        QTRY_VERIFY_WITH_TIMEOUT(dave.reached(CallState::Ringing), kCallTimeout);
+        dave.engine->reject();
+        QTRY_COMPARE_WITH_TIMEOUT(alice.endReason(), EndReason::RejectedByPeer, 10000);
+        waitIdle({"alice", "bob", "dave"});
+    }
+
     // Before the fix the allowlist was read once at start: a contact blocked later kept access
-    // until a restart. dave blocks alice (the only key holder): his service is withdrawn at once
-    // and alice's call does not get through; unblocked, it is published again.
+    // until a restart. dave blocks alice (the only key holder left): his service is withdrawn at
+    // once and alice's call does not get through; unblocked, it is published again.
     void blockedContactLosesAccessAtOnce() {
         Party& alice = party("alice");
         Party& dave = party("dave");

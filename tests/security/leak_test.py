@@ -6,8 +6,10 @@ network namespace whose only interface is loopback (`unshare -n`), each under
     inside its data directory), and it never resolves a name (no UDP socket, nothing to port 53);
   * no onion address, identity key or contact name appears in the apps' logs (stderr), and no
     file written outside the data directories (and the --record files) holds one.
-The private Tor network runs inside the namespace too. Exit 77 (skipped) where the namespace
-cannot be made.
+The private Tor network runs inside the namespace too. A negative control runs a program that
+leaks on purpose (a name lookup and a connect to a routable address from a second thread, and an
+onion address in its log) under the same trace and checks: each leak must be caught, or the test
+fails (it would prove nothing). Exit 77 (skipped) where the namespace cannot be made.
 
 usage: leak_test.py CLI TESTNET_PY WORKDIR
 """
@@ -20,6 +22,45 @@ import sys
 import time
 
 CANARY = "Zebra Leak-Canary"  # a contact name that must never leave the data directory
+TRACE = ["strace", "-f", "-qq", "-s", "256", "-e", "trace=network,process,openat,rename"]
+# The negative control's leaks, from a second thread as an app's worker would.
+LEAKY_PROGRAM = """import socket, sys, threading
+def leak():
+    try:
+        socket.getaddrinfo("leak-canary.example.com", 80)
+    except OSError:
+        pass
+    s = socket.socket()
+    try:
+        s.connect(("192.0.2.1", 80))
+    except OSError:
+        pass
+t = threading.Thread(target=leak)
+t.start()
+t.join()
+sys.stderr.write("call ended with %s\\n" % sys.argv[1])
+"""
+
+
+def log_leaks(text, secrets):
+    return [what for what, value in secrets.items() if value in text]
+
+
+def negative_control(work, env, address):
+    """The same trace and checks on LEAKY_PROGRAM: returns what was NOT caught."""
+    data = os.path.join(work, "control")
+    os.makedirs(data, exist_ok=True)
+    log, err = os.path.join(work, "strace", "control.log"), os.path.join(work, "control.err")
+    with open(err, "w") as stderr:
+        subprocess.run(TRACE + ["-o", log, sys.executable, "-c", LEAKY_PROGRAM, address],
+                       env=env, stderr=stderr, check=True)
+    problems = analyse(log, data, set(), [])["problems"]
+    with open(err, errors="replace") as f:
+        logged = log_leaks(f.read(), {"address": address})
+    caught = {"non-loopback connect": any("192.0.2.1" in p for p in problems),
+              "name lookup": any("UDP socket" in p or "DNS query" in p for p in problems),
+              "address in the log": logged == ["address"]}
+    return [what for what, ok in caught.items() if not ok]
 
 
 def run_inside(cli, testnet, work):
@@ -52,8 +93,7 @@ def run_inside(cli, testnet, work):
 
     def start(name, args):
         log = os.path.join(work, "strace", name + ".log")
-        cmd = ["strace", "-f", "-qq", "-s", "256", "-e", "trace=network,process,openat,rename",
-               "-o", log, cli] + args + ["--testnet", net, "--data-dir", data[name], "--json",
+        cmd = TRACE + ["-o", log, cli] + args + ["--testnet", net, "--data-dir", data[name], "--json",
                                          "--record", os.path.join(work, name + "-heard.wav")]
         procs[name] = subprocess.Popen(cmd, env=env, text=True, stdout=subprocess.PIPE,
                                        stderr=open(os.path.join(work, name + ".err"), "w"))
@@ -116,18 +156,18 @@ def run_inside(cli, testnet, work):
         problems += [f"{n}: {p}" for p in findings["problems"]]
         with open(os.path.join(work, n + ".err"), errors="replace") as f:
             log = f.read()
-        for what, value in secrets.items():
-            if value in log:
-                problems.append(f"{n}'s log holds {what}")
+        problems += [f"{n}'s log holds {what}" for what in log_leaks(log, secrets)]
         for path in findings["written_outside"]:
             try:
                 with open(path, "rb") as f:
                     content = f.read().decode("latin-1")
             except OSError:
                 continue
-            for what, value in secrets.items():
-                if value in content:
-                    problems.append(f"{n} wrote {what} into {path}, outside its data directory")
+            problems += [f"{n} wrote {what} into {path}, outside its data directory"
+                         for what in log_leaks(content, secrets)]
+    missed = negative_control(work, env, bob_addr)
+    report["negative_control_missed"] = missed
+    problems += [f"negative control: a deliberate {what} was not caught" for what in missed]
     report["problems"] = problems
     print(json.dumps(report, indent=1))
     return 1 if problems else 0

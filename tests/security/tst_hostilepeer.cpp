@@ -1,7 +1,8 @@
 // A hostile client on the private Tor network against one callee (an engine with its default
 // defences). Mallory, with her own tor and raw streams, replays a captured Hello, probes whether
 // the callee is busy or has blocked her, floods rings, opens 500 streams that never prove
-// anything, and, as an abusive contact in a genuine call, floods records and stops reading. All
+// anything, and, as an abusive contact in a genuine call, floods records and stops reading; and a
+// local user connects to the service's target directly, skipping tor. All
 // the while a friend's genuine call must still connect, the callee's memory stays bounded, and
 // the callee reports what it refused (printed as JSON and written to hostile-report.json).
 #include "../testnet/TestnetEnv.h"
@@ -11,11 +12,18 @@
 #include "net/SocksHandshake.h"
 
 #include <QDateTime>
+#include <QDir>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QSet>
 #include <QSignalSpy>
 #include <QTcpSocket>
 #include <QTest>
+#include <cstring>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 using namespace onionvoice;
 using namespace onionvoice::call;
@@ -27,6 +35,9 @@ constexpr int kStartTimeout = 120000;
 constexpr int kCallTimeout = 60000;
 constexpr int kFloodLinks = 500;
 constexpr int kStreamsPerCircuit = 20; // more than the service's MaxStreams: tor closes those
+// Circuits that keep to the service's MaxStreams (4): their 64 streams all reach the callee at
+// about the same time, twice its bound of 32 unproven links.
+constexpr int kAbidingCircuits = 16;
 // The callee process (engine, friend's engine and these attack streams all live in it) may grow
 // by at most this much during the attacks.
 constexpr qint64 kRssGrowthBoundKb = 64 * 1024;
@@ -81,6 +92,47 @@ private:
     QByteArray in_;
 };
 
+// The TCP ports this process listens on (its tors are other processes): its sockets' inodes
+// matched against the kernel's table of listening sockets.
+QList<quint16> ownListeningTcpPorts() {
+    QSet<QByteArray> inodes;
+    for (const QFileInfo& fd : QDir(QStringLiteral("/proc/self/fd")).entryInfoList(QDir::System)) {
+        const QString target = fd.symLinkTarget();
+        if (target.contains(QStringLiteral("socket:[")))
+            inodes.insert(target.section(QLatin1Char('['), 1).chopped(1).toLatin1());
+    }
+    QList<quint16> ports;
+    for (const char* table : {"/proc/net/tcp", "/proc/net/tcp6"}) {
+        QFile file(QString::fromLatin1(table));
+        if (!file.open(QIODevice::ReadOnly))
+            continue;
+        for (const QByteArray& line : file.readAll().split('\n')) {
+            const QList<QByteArray> f = line.simplified().split(' ');
+            if (f.size() > 9 && f.at(3) == "0A" && inodes.contains(f.at(9)))
+                ports.append(quint16(f.at(1).split(':').last().toUInt(nullptr, 16)));
+        }
+    }
+    return ports;
+}
+
+// Whether a process running as another user (nobody) can connect to the unix socket at path.
+bool otherUserCanConnect(const QByteArray& path) {
+    const pid_t child = ::fork();
+    if (child == 0) {
+        sockaddr_un address{};
+        address.sun_family = AF_UNIX;
+        std::memcpy(address.sun_path, path.constData(),
+                    std::min(std::size_t(path.size()), sizeof(address.sun_path) - 1));
+        const int s = ::socket(AF_UNIX, SOCK_STREAM, 0);
+        const bool ok = ::setgid(65534) == 0 && ::setuid(65534) == 0 && s >= 0 &&
+                        ::connect(s, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0;
+        ::_exit(ok ? 0 : 1);
+    }
+    int status = 0;
+    ::waitpid(child, &status, 0);
+    return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
 std::optional<HandshakeMessage> firstReply(const RawStream& s) {
     if (s.received.isEmpty())
         return std::nullopt;
@@ -97,10 +149,12 @@ private:
     std::vector<std::unique_ptr<RawStream>> streams_;
     int tag_ = 0;
     QJsonObject report_;
+    QHash<QString, QString> dataDirectories_;
 
     std::unique_ptr<CallEngine> engine(const QString& name) {
         EngineConfig config;
-        config.dataDirectory = testnet::clientConfig(name).dataDirectory;
+        config.dataDirectory = testnet::clientConfig(name).dataDirectory; // made afresh
+        dataDirectories_[name] = config.dataDirectory;
         config.extraTorrcLines = testnet::clientTorrcLines();
         config.ringTimeout = 8s;
         config.linkProofTimeout = 3s;
@@ -164,6 +218,41 @@ private slots:
                                   kStartTimeout);
         friendCallConnects(); // the baseline
         report_["rss_before_kb"] = rssKb();
+    }
+
+    // Attack: a local user skips tor and client authorization by connecting straight to the
+    // service's target. Before the fix the target was a TCP port on 127.0.0.1 that any local user
+    // could connect to, and a stranger's Hello sent there got its (decoy) ring; now it is a unix
+    // socket in tor's 0700 directory, so this process listens on no TCP port at all, and another
+    // user cannot connect to the socket.
+    void serviceTargetIsNotReachableLocally() {
+        const auto stranger = tor::OnionIdentity::generate();
+        int reached = 0;
+        for (const quint16 port : ownListeningTcpPorts()) {
+            QTcpSocket direct;
+            direct.connectToHost(QHostAddress::LocalHost, port);
+            if (!direct.waitForConnected(2000))
+                continue;
+            EphemeralKey e;
+            const SealedRecord h = encodeHandshake(hello(stranger, e));
+            direct.write(reinterpret_cast<const char*>(h.data()), qint64(h.size()));
+            if (QTest::qWaitFor([&] { return direct.bytesAvailable() > 0; }, 5000))
+                ++reached;
+        }
+        report_["local_tcp_connects_answered"] = reached;
+        QCOMPARE(reached, 0);
+        const QByteArray target = victim_->serviceTarget();
+        QVERIFY2(target.startsWith("unix:"), target.constData());
+        const QByteArray path = target.mid(5);
+        const QString directory = QFileInfo(QString::fromLocal8Bit(path)).absolutePath();
+        QCOMPARE(directory, QDir(dataDirectories_.value("victim")).absoluteFilePath("tor"));
+        const auto notOwner = QFileDevice::ReadGroup | QFileDevice::WriteGroup |
+                              QFileDevice::ExeGroup | QFileDevice::ReadOther |
+                              QFileDevice::WriteOther | QFileDevice::ExeOther;
+        QCOMPARE(QFile::permissions(directory) & notOwner, QFileDevice::Permissions());
+        if (::geteuid() == 0)
+            QVERIFY(!otherUserCanConnect(path)); // root can become someone else to try
+        QVERIFY(victim_->callState() == CallState::Idle);
     }
 
     // A Hello captured once rings once. Before the fix its replay rang again (for ten minutes).
@@ -251,13 +340,17 @@ private slots:
         friendCallConnects(); // a contact still gets through
     }
 
-    // 500 streams that never say anything, many on circuits with more streams than the service
-    // allows. Before the fix each stayed open for the proof timeout without bound; now at most
-    // a few dozen exist at once (a newcomer closes the oldest), tor closes over-full circuits,
-    // and the friend's call connects in the middle of it.
+    // 500 streams that never say anything: 64 on circuits that keep to the service's stream
+    // limit, the rest on circuits with more streams than it allows. Before the fix each stayed
+    // open for the proof timeout without bound; now at most 32 exist at once (a newcomer closes
+    // the oldest; the bound itself is attacked in tst_incominglinks: here the streams arrive
+    // spread out over many seconds), tor closes the over-full circuits, and the friend's call
+    // connects in the middle of it.
     void streamFloodLeavesTheCalleeResponsive() {
         const auto before = streams_.size();
-        for (int i = 0; i < kFloodLinks; ++i)
+        for (int i = 0; i < 4 * kAbidingCircuits; ++i)
+            open(2900 + i / 4);
+        for (int i = 4 * kAbidingCircuits; i < kFloodLinks; ++i)
             open(3000 + i / kStreamsPerCircuit);
         friendCallConnects();
         // Settled, or given up on by tor (its own SOCKS timeout is two minutes).
@@ -337,7 +430,8 @@ private slots:
                                          {"not_accepted", qint64(r.notAccepted)},
                                          {"busy", qint64(r.busy)},
                                          {"bad_joins", qint64(r.badJoins)},
-                                         {"records_over_rate", qint64(r.recordsOverRate)}};
+                                         {"records_over_rate", qint64(r.recordsOverRate)},
+                                         {"links_stalled", qint64(r.linksStalled)}};
         const QByteArray json = QJsonDocument(report_).toJson(QJsonDocument::Compact);
         qInfo("hostile-peer report: %s", json.constData());
         QFile file(QStringLiteral("hostile-report.json"));

@@ -52,8 +52,9 @@ private slots:
         callee.start();
         caller.start();
         const tor::ClientAuthKey contactKey = tor::ClientAuthKey::generate();
-        tor::OnionService service(&callee, tor::OnionIdentity::generate(),
-                                  {kVirtualPort, listener.port(), {contactKey.publicKeyBase32()}});
+        tor::OnionService service(
+            &callee, tor::OnionIdentity::generate(),
+            {kVirtualPort, listener.torTarget(), {contactKey.publicKeyBase32()}});
         QTRY_COMPARE_WITH_TIMEOUT(service.state(), tor::OnionService::State::Reachable, kTimeout);
         // Reachable means one HSDir has the descriptor; the caller may ask another one.
         QTRY_VERIFY_WITH_TIMEOUT(service.uploads().allSettled(), kTimeout);

@@ -56,7 +56,7 @@ private slots:
 
         const tor::TorLaunchConfig hotlineBase = testnet::clientConfig(QStringLiteral("hotline"));
         tor::HotlineService hotline(tor::OnionIdentity::generate(),
-                                    {hotlineBase.dataDirectory, kVirtualPort, listener.port(),
+                                    {hotlineBase.dataDirectory, kVirtualPort, listener.torTarget(),
                                      hotlineBase.extraTorrcLines});
         tor::TorLauncher caller(testnet::clientConfig(QStringLiteral("hotline-caller")));
         QElapsedTimer timer;

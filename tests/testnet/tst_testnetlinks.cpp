@@ -150,7 +150,7 @@ private slots:
         timer.start();
         service = std::make_unique<tor::OnionService>(
             callee.get(), tor::OnionIdentity::generate(),
-            tor::OnionService::Config{kVirtualPort, listener->port(), {}});
+            tor::OnionService::Config{kVirtualPort, listener->torTarget(), {}});
         QTRY_COMPARE_WITH_TIMEOUT(service->state(), tor::OnionService::State::Reachable, kTimeout);
         report.insert(QStringLiteral("publish_s"), seconds(timer.elapsed()));
         // Reachable means one HSDir has the descriptor; links are timed once all of them have it.

@@ -35,8 +35,11 @@ private:
     QTemporaryDir dir;
     std::unique_ptr<TorLauncher> launcher;
 
+    // Published with a unix-socket target, as the engine does (tor checks the syntax at once).
     bool publishes(OnionIdentity identity, QList<QByteArray> clientAuth = {}) {
-        OnionService service(launcher.get(), std::move(identity), {80, 1, std::move(clientAuth)});
+        const QByteArray target = "unix:" + QFile::encodeName(dir.filePath("links.sock"));
+        OnionService service(launcher.get(), std::move(identity),
+                             {80, target, std::move(clientAuth)});
         service.publish();
         const bool answered = QTest::qWaitFor(
             [&] { return service.state() != OnionService::State::Publishing; }, 10000);
@@ -107,7 +110,9 @@ private slots:
                  QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ReadUser |
                      QFileDevice::WriteUser);
         config.socksMode = TorLaunchConfig::SocksMode::Disabled;
-        config.extraTorrcLines = HotlineService::torrcLines(serviceDir, 80, 1);
+        config.extraTorrcLines = HotlineService::torrcLines(
+            serviceDir, 80,
+            "unix:" + QFile::encodeName(data.filePath(QStringLiteral("link.sock"))));
         QVERIFY(verifiedByTor(config, data));
     }
 
@@ -143,7 +148,8 @@ private slots:
 
     void serviceGoneBeforeTheReplyIsHarmless() {
         {
-            OnionService service(launcher.get(), OnionIdentity::generate(), {80, 1, {}});
+            OnionService service(launcher.get(), OnionIdentity::generate(),
+                                 {80, "127.0.0.1:1", {}});
             service.publish();
         }
         QVERIFY(publishes(OnionIdentity::generate()));

@@ -1,0 +1,68 @@
+// Unit test of IncomingLinks' bound on unproven links, over a real unix-socket LinkListener (the
+// listener behind the onion service): silent streams cannot pile up, and cannot keep a genuine
+// caller out.
+#include "call/IncomingLinks.h"
+#include "multipath/Record.h"
+#include "net/LinkListener.h"
+
+#include <QDateTime>
+#include <QLocalSocket>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+#include <memory>
+#include <vector>
+
+using namespace onionvoice;
+using namespace onionvoice::call;
+using namespace std::chrono_literals;
+
+class IncomingLinksTest : public QObject {
+    Q_OBJECT
+private slots:
+    // Attack: 40 streams that never say anything. Before the fix all 40 stayed open for the whole
+    // proof timeout; now at most 32 exist at once: each newcomer beyond that closes the oldest.
+    void boundedUnprovenLinks() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("links.sock"));
+        net::LinkListener listener(multipath::kRecordSize);
+        QVERIFY2(listener.listenLocal(path), qPrintable(listener.errorString()));
+        QCOMPARE(listener.torTarget(), "unix:" + QFile::encodeName(path));
+        RefusalCounters counters;
+        IncomingLinks incoming({60s, 32, 8}, counters);
+        connect(&listener, &net::LinkListener::linkAccepted, &incoming, &IncomingLinks::adopt);
+        QSignalSpy accepted(&listener, &net::LinkListener::linkAccepted);
+        QSignalSpy hellos(&incoming, &IncomingLinks::helloReceived);
+        std::vector<std::unique_ptr<QLocalSocket>> silent;
+        for (int i = 0; i < 40; ++i) {
+            silent.push_back(std::make_unique<QLocalSocket>());
+            silent.back()->connectToServer(path);
+            QTRY_COMPARE(accepted.size(), i + 1);
+        }
+        QTRY_COMPARE(counters.linksOverLimit, std::uint64_t(8));
+        const auto closed = [&](std::size_t from, std::size_t to) {
+            return std::all_of(silent.begin() + long(from), silent.begin() + long(to), [](auto& s) {
+                return s->state() == QLocalSocket::UnconnectedState;
+            });
+        };
+        QTRY_VERIFY(closed(0, 8)); // the oldest eight
+        QTest::qWait(200);
+        QVERIFY(std::none_of(silent.begin() + 8, silent.end(),
+                             [](auto& s) { return s->state() == QLocalSocket::UnconnectedState; }));
+        // A genuine caller arriving now still gets its Hello through.
+        const auto caller = tor::OnionIdentity::generate();
+        EphemeralKey e;
+        const SealedRecord hello = encodeHandshake(
+            makeHello(caller, tor::OnionIdentity::generate().address(), e, {32000, 40, 4, 4}, 0,
+                      std::chrono::milliseconds(QDateTime::currentMSecsSinceEpoch())));
+        QLocalSocket genuine;
+        genuine.connectToServer(path);
+        QVERIFY(genuine.waitForConnected(5000));
+        genuine.write(reinterpret_cast<const char*>(hello.data()), qint64(hello.size()));
+        QTRY_COMPARE(hellos.size(), 1);
+        QCOMPARE(counters.linksOverLimit, std::uint64_t(9));
+    }
+};
+
+QTEST_GUILESS_MAIN(IncomingLinksTest)
+#include "tst_incominglinks.moc"
