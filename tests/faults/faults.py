@@ -2,7 +2,7 @@
 """Fault injection during real calls on the private Tor network (issue 12).
 
     faults.py --build DIR [--only NAME[,NAME]] [--seconds 60] [--fault-at 20] [--policy adaptive]
-              [--network NET] [--workdir DIR] [--quick] --json
+              [--network NET] [--workdir DIR] [--quick] [--repeat N] [--tor-log LEVEL] --json
 
 Each fault runs in its own call between two onionvoice-cli instances (callee `serve --answer auto`,
 caller `call --seconds N`), both playing speech and recording what they hear. Once the call has all
@@ -325,10 +325,10 @@ QUICK = ["relay_kill", "links_break6", "peer_kill"]
 # ---- one call with one fault ----
 
 class FaultRun:
-    def __init__(self, args, fault_class, network, speech):
+    def __init__(self, args, fault_class, network, speech, label):
         self.args = args
         self.network = network
-        self.dir = os.path.join(args.workdir, fault_class.name)
+        self.dir = os.path.join(args.workdir, label)
         shutil.rmtree(self.dir, ignore_errors=True)
         os.makedirs(self.dir)
         self.callee_dir = os.path.join(self.dir, "callee")
@@ -549,6 +549,9 @@ def main():
                         help="relays of the network the harness starts itself (default 12: with "
                              "the 5 of the shared test network every relay carries most links)")
     parser.add_argument("--workdir", help="default: BUILD/tests/faults/run")
+    parser.add_argument("--repeat", type=int, default=1,
+                        help="run each fault this many times on the same network (run directories "
+                             "FAULT-1, FAULT-2, ...)")
     parser.add_argument("--tor-log", metavar="LEVEL",
                         help="from the fault on, both tors also log at LEVEL (info, debug) to "
                              "FAULT/caller-tor.log and callee-tor.log")
@@ -581,8 +584,9 @@ def main():
     try:
         network = torfaults.Network(root)
         speech = make_speech(args.workdir)
-        for name in names:
-            run = FaultRun(args, by_name[name], network, speech)
+        for name, repeat in ((n, r) for n in names for r in range(1, args.repeat + 1)):
+            label = f"{name}-{repeat}" if args.repeat > 1 else name
+            run = FaultRun(args, by_name[name], network, speech, label)
             try:
                 result = run.execute()
             except Exception as e:  # the fault's run could not be completed: that is a failure
