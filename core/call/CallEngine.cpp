@@ -221,8 +221,7 @@ void CallEngine::onPoolLinkUp(std::uint8_t slot) {
     }
     call_->sendOnSlot(slot, encodeHandshake(makeJoin(*call_->keys, slot)));
     relinkRescue_.linkUp(slot);
-    call_->slotStates[slot] = CallSession::SlotState::Up;
-    call_->endpoint->linkUp(slot);
+    call_->slotUp(slot);
 }
 
 void CallEngine::onPoolLinkDown(std::uint8_t slot) {
@@ -362,8 +361,7 @@ void CallEngine::onJoin(net::OnionLink* link, const Join& join) {
     if (call_->links[join.slot])
         call_->closeSlot(join.slot, QStringLiteral("replaced"));
     attachIncoming(link, join.slot);
-    call_->slotStates[join.slot] = CallSession::SlotState::Up;
-    call_->endpoint->linkUp(join.slot);
+    call_->slotUp(join.slot);
 }
 
 void CallEngine::attachIncoming(net::OnionLink* link, std::uint8_t slot) {
@@ -523,6 +521,7 @@ void CallEngine::tick() {
         return;
     }
     if (++ticks_ % kTicksPerStatistics == 0) {
+        call_->closeSilentLinks();
         // The peer's view of our loss does not travel back (yet); the paths are symmetric enough
         // for our own receive loss to set the strength of the FEC we send.
         call_->audio->setPeerLossPercent(call_->audio->receiveLossPercent());

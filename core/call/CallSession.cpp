@@ -88,6 +88,19 @@ void CallSession::slotLost(std::uint8_t slot) {
         endpoint->linkDown(slot);
 }
 
+void CallSession::slotUp(std::uint8_t slot) {
+    slotStates[slot] = SlotState::Up;
+    silence.heard(slot, now());
+    endpoint->linkUp(slot);
+}
+
+void CallSession::closeSilentLinks() {
+    const multipath::Time t = now();
+    for (std::uint8_t slot = 0; slot < agreed.links; ++slot)
+        if (slotStates[slot] == SlotState::Up && silence.silent(slot, t))
+            closeSlot(slot, QStringLiteral("silent while the other links deliver"));
+}
+
 void CallSession::detach(QObject* receiver) {
     if (pool)
         pool->disconnect(receiver);
@@ -102,8 +115,7 @@ void CallSession::startDataPath() {
     const auto names = multipath::policyNames();
     endpoint = std::make_unique<multipath::MultipathEndpoint>(
         multipath::EndpointConfig{}, multipath::makePolicy(names[agreed.policy]));
-    slotStates[controlSlot] = SlotState::Up;
-    endpoint->linkUp(controlSlot);
+    slotUp(controlSlot);
     lastAuthenticated = now();
 }
 
@@ -131,6 +143,7 @@ CallSession::Received CallSession::receiveSealed(std::uint8_t slot, const QByteA
         return Received::Rejected;
     }
     lastAuthenticated = now();
+    silence.heard(slot, lastAuthenticated);
     if (decodeControl(plain) == ControlCode::HangUp)
         return Received::HangUp;
     std::vector<multipath::ReceivedFrame> frames;

@@ -7,6 +7,7 @@
 #include "CallTypes.h"
 #include "Handshake.h"
 #include "RecordSealer.h"
+#include "SilentLinkWatch.h"
 #include "media/AudioEngine.h"
 #include "multipath/MultipathEndpoint.h"
 #include "net/LinkPool.h"
@@ -49,6 +50,10 @@ public:
     void sendSealed(std::uint8_t slot, const multipath::RecordBytes& plain);
     void closeSlot(std::uint8_t slot, const QString& reason);
     void slotLost(std::uint8_t slot);
+    // The slot's link joined the call: it counts as heard from now.
+    void slotUp(std::uint8_t slot);
+    // Closes the Up links that went silent while the peer is heard on others (SilentLinkWatch).
+    void closeSilentLinks();
     // Disconnects the pool and the links from receiver, e.g. once the call ended.
     void detach(QObject* receiver);
 
@@ -83,6 +88,7 @@ public:
     std::array<SlotCounters, multipath::kMaxLinks> counters{};
     QElapsedTimer clock;
     multipath::Time lastAuthenticated{}; // when the peer's last genuine record arrived
+    SilentLinkWatch silence;
     std::uint64_t rejected = 0, framesReceived = 0;
     std::deque<std::pair<std::int64_t, std::int64_t>> frameDelays; // (arrival ms, raw ms)
     std::int64_t snapshotIntervalStartMs = 0; // frames arriving after it belong to the next one

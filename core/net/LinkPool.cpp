@@ -110,7 +110,8 @@ LinkPool::Attempt LinkPool::dial(std::uint8_t slot) {
     // A fresh key per attempt: a replacement must not reuse the broken link's circuit.
     Attempt attempt{new OnionLink(config_.recordSize, this),
                     QByteArray::number(QRandomGenerator::system()->generate64(), 16) +
-                        QByteArray::number(QRandomGenerator::system()->generate64(), 16)};
+                        QByteArray::number(QRandomGenerator::system()->generate64(), 16),
+                    std::nullopt};
     OnionLink* link = attempt.link;
     connect(link, &OnionLink::opened, this, [this, slot, link] { onOpened(slot, link); });
     connect(link, &OnionLink::recordReceived, this,

@@ -1,0 +1,36 @@
+// Finds a link of a call whose stream is still open but that no longer delivers records. Seen in
+// tests/faults relay_kill: after a relay died, the callee's end of one link closed while the
+// caller's end stayed open and silent for the rest of the call (11 of 12 links on the callee's
+// side for 35 s). Every live link gets a record at least every ~5 s (the policy explores idle
+// links; measured on the private network), so a link silent for twice that while the peer is heard
+// on other links is dead: the engine closes it, and the caller dials a new one. Silence on every
+// link is not one link's fault (the peer's process or this machine stalled, or the network is
+// gone): the network-loss timeout deals with that.
+#pragma once
+
+#include "multipath/Types.h"
+
+#include <array>
+#include <chrono>
+#include <cstdint>
+
+namespace onionvoice::call {
+
+class SilentLinkWatch {
+public:
+    explicit SilentLinkWatch(std::chrono::milliseconds limit = std::chrono::milliseconds(10000))
+        : limit_(limit) {}
+
+    // A genuine record arrived on the slot, or its link (re)joined the call.
+    void heard(std::uint8_t slot, multipath::Time now);
+    // True when the slot has been silent for longer than the limit while the peer was heard on
+    // another link within the last second.
+    bool silent(std::uint8_t slot, multipath::Time now) const;
+
+private:
+    multipath::Time limit_;
+    std::array<multipath::Time, multipath::kMaxLinks> lastHeard_{};
+    multipath::Time lastHeardAny_{};
+};
+
+} // namespace onionvoice::call
