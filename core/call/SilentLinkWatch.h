@@ -1,11 +1,13 @@
 // Finds a link of a call whose stream is still open but that no longer delivers records. Seen in
 // tests/faults relay_kill: after a relay died, the callee's end of one link closed while the
 // caller's end stayed open and silent for the rest of the call (11 of 12 links on the callee's
-// side for 35 s). Every live link gets a record at least every ~5 s (the policy explores idle
-// links; measured on the private network), so a link silent for twice that while the peer is heard
-// on other links is dead: the engine closes it, and the caller dials a new one. Silence on every
-// link is not one link's fault (the peer's process or this machine stalled, or the network is
-// gone): the network-loss timeout deals with that.
+// side for 35 s). The peer's policy sends on idle links only now and then (exploration, from a
+// copy budget that pauses while the call is in trouble): unimpaired, every link got a record at
+// least every 5 s; in the 10-minute impaired soak idle links got one every 6 s on average. So only
+// a link silent for 30 s while the peer is heard on other links counts as dead: the engine closes
+// it, and the caller dials a new one (an idle link closed by mistake costs one redial, no audio).
+// Silence on every link is not one link's fault (the peer's process or this machine stalled, or
+// the network is gone): the network-loss timeout deals with that.
 #pragma once
 
 #include "multipath/Types.h"
@@ -18,7 +20,7 @@ namespace onionvoice::call {
 
 class SilentLinkWatch {
 public:
-    explicit SilentLinkWatch(std::chrono::milliseconds limit = std::chrono::milliseconds(10000))
+    explicit SilentLinkWatch(std::chrono::milliseconds limit = std::chrono::milliseconds(30000))
         : limit_(limit) {}
 
     // A genuine record arrived on the slot, or its link (re)joined the call.
