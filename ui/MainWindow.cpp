@@ -4,6 +4,7 @@
 #include "AddressText.h"
 #include "CallWindow.h"
 #include "ContactListPanel.h"
+#include "DesktopNotifier.h"
 #include "EngineHost.h"
 #include "IdCard.h"
 #include "IncomingCallDialog.h"
@@ -18,7 +19,6 @@
 #include <QScrollArea>
 #include <QSplitter>
 #include <QStatusBar>
-#include <QSystemTrayIcon>
 #include <QVBoxLayout>
 
 namespace onionvoice::ui {
@@ -53,11 +53,7 @@ MainWindow::MainWindow(EngineHost* host, QWidget* parent)
     buildMenus();
     setTabOrder(contacts_, idCard_);
 
-    if (QSystemTrayIcon::isSystemTrayAvailable()) {
-        tray_ = new QSystemTrayIcon(windowIcon(), this);
-        tray_->setToolTip(tr("OnionVoice"));
-        tray_->show();
-    }
+    notifier_ = new DesktopNotifier(this);
 
     connect(host_, &EngineHost::phaseChanged, this, &MainWindow::onPhase);
     connect(host_, &EngineHost::torStateChanged, torStatus_, &TorStatusPanel::setTorState);
@@ -167,7 +163,8 @@ void MainWindow::onCallState(call::CallState state, const QString& peer, call::E
         ring(false);
     if (state == call::CallState::Ended && incoming) {
         incoming_->dismiss();
-        notify(tr("Missed call"), tr("%1: %2").arg(shortAddress(peer), call::describe(reason)));
+        notifier_->notify(tr("Missed call"),
+                          tr("%1: %2").arg(shortAddress(peer), call::describe(reason)));
     }
     const bool ours = !(state == call::CallState::Ringing && incoming);
     if (state != call::CallState::Ended && ours)
@@ -190,14 +187,17 @@ void MainWindow::onIncomingCall(const QString& peer, const QString& displayName)
         connect(incoming_, &IncomingCallDialog::rejectRequested, host_, &EngineHost::reject);
         connect(incoming_, &IncomingCallDialog::blockRequested, this, &MainWindow::blockCaller);
     }
+    // Asked before the prompt shows: the prompt itself takes the focus.
+    const bool focused = isActiveWindow();
     incoming_->setCaller(displayName, peer, contact.has_value());
     incoming_->show();
     incoming_->raise();
     ring(true);
-    if (!isActiveWindow())
-        notify(tr("Incoming call"), contact && !displayName.isEmpty()
-                                        ? displayName
-                                        : tr("Unknown caller %1").arg(shortAddress(peer)));
+    if (!focused)
+        notifier_->notify(tr("Incoming call"),
+                          contact && !displayName.isEmpty()
+                              ? displayName
+                              : tr("Unknown caller %1").arg(shortAddress(peer)));
 }
 
 void MainWindow::blockCaller(const QString& address) {
@@ -247,12 +247,6 @@ void MainWindow::ring(bool on) {
     ringing_ = on;
     if (ringer_)
         ringer_(on);
-}
-
-void MainWindow::notify(const QString& title, const QString& text) {
-    if (tray_)
-        tray_->showMessage(title, text, QSystemTrayIcon::Information, 10000);
-    QApplication::alert(this);
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {

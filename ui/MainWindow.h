@@ -8,12 +8,11 @@
 #include <QPointer>
 #include <functional>
 
-class QSystemTrayIcon;
-
 namespace onionvoice::ui {
 
 class CallWindow;
 class ContactListPanel;
+class DesktopNotifier;
 class EngineHost;
 class IdCard;
 class IncomingCallDialog;
@@ -32,6 +31,7 @@ public:
     TorStatusPanel* torStatus() { return torStatus_; }
     CallWindow* callWindow() const;
     IncomingCallDialog* incomingCallDialog() const;
+    DesktopNotifier* notifier() { return notifier_; }
 
 public slots:
     // Shows `uri` (an onionvoice: link or an address from outside, e.g. a clicked link) in the
@@ -58,7 +58,6 @@ private:
     void shareWithAccessKey();
     void showCallWindow(const QString& peer);
     void ring(bool on);
-    void notify(const QString& title, const QString& text);
 
     EngineHost* host_;
     IdCard* idCard_;
@@ -66,7 +65,7 @@ private:
     ContactListPanel* contacts_;
     QPointer<CallWindow> callWindow_;
     QPointer<IncomingCallDialog> incoming_;
-    QSystemTrayIcon* tray_ = nullptr;
+    DesktopNotifier* notifier_ = nullptr;
     std::function<void(bool)> ringer_;
     bool ringing_ = false;
     QString preset_;

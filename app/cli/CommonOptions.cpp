@@ -1,6 +1,7 @@
 // Parsing and checking of the options shared by id, serve, call and contacts.
 #include "CommonOptions.h"
 
+#include "../TestNetworkTorrc.h"
 #include "multipath/SchedulingPolicy.h"
 
 #include <QDir>
@@ -74,14 +75,13 @@ QCommandLineOption CommonOptions::jsonOption() {
 
 std::optional<QStringList> CommonOptions::testNetworkTorrcLines(const QString& directory,
                                                                 QString* error) {
-    QFile file(QDir(directory).filePath(QStringLiteral("client.torrc")));
-    if (!file.open(QIODevice::ReadOnly)) {
-        *error = QStringLiteral("--testnet %1: cannot read %2 (%3); start the network with "
+    QString reason;
+    auto lines = app::readTestNetworkTorrc(directory, &reason);
+    if (!lines)
+        *error = QStringLiteral("--testnet %1: %2; start the network with "
                                 "tests/testnet/testnet.py up %1")
-                     .arg(directory, file.fileName(), file.errorString());
-        return std::nullopt;
-    }
-    return QString::fromUtf8(file.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+                     .arg(directory, reason);
+    return lines;
 }
 
 std::optional<CommonSettings> CommonOptions::read(const QCommandLineParser& parser,

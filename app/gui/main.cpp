@@ -3,6 +3,7 @@
 #include "GuiApp.h"
 #include "InstanceGuard.h"
 #include "SelfTest.h"
+#include "ui/Translation.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -30,6 +31,8 @@ int main(int argc, char** argv) {
     QApplication::setOrganizationName(QStringLiteral("OnionVoice"));
     QApplication::setApplicationVersion(QStringLiteral("0.1.0"));
     QApplication::setDesktopFileName(QStringLiteral("org.onionvoice.OnionVoice"));
+    // In the user's language where OnionVoice has it (German so far), English otherwise.
+    const auto translations = ui::installTranslations(QLocale());
 
     QCommandLineParser parser;
     parser.setApplicationDescription(

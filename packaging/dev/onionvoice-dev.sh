@@ -13,7 +13,7 @@ packages=(cmake ninja-build pkg-config g++ qt6-base-dev qt6-charts-dev qt6-svg-d
     pulseaudio pulseaudio-utils libasound2-plugins espeak-ng sox procps time clang-format
     tor-geoipdb obfs4proxy snowflake-client dpkg-dev file lintian desktop-file-utils appstream
     librsvg2-bin patchelf mmdebstrap
-    libqt6opengl6-dev libzbar-dev qt6-l10n-tools xvfb xauth strace iproute2)
+    libqt6opengl6-dev libzbar-dev qt6-l10n-tools xvfb xauth strace iproute2 dbus-daemon)
 
 install_packages() {
     local missing=()

@@ -2,6 +2,7 @@
 // torrc lines, a data directory under the build tree, and the PIDs of the network's nodes.
 #pragma once
 
+#include "../../app/TestNetworkTorrc.h"
 #include "tor/TorLauncher.h"
 
 #include <QDir>
@@ -27,13 +28,10 @@ inline QString networkDirectory() {
 }
 
 // The client options a network writes to DIR/client.torrc, or an empty list when DIR is empty or
-// holds no such file. Only tests (and onionvoice-cli --testnet) read a test network: the core
-// libraries never look at the environment for one.
+// holds no such file (the reader shared with the programs in app/).
 inline QStringList testNetworkTorrcLines(const QString& dir) {
-    QFile file(dir + QStringLiteral("/client.torrc"));
-    if (dir.isEmpty() || !file.open(QIODevice::ReadOnly))
-        return {};
-    return QString::fromUtf8(file.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    QString ignored;
+    return app::readTestNetworkTorrc(dir, &ignored).value_or(QStringList{});
 }
 
 inline QStringList clientTorrcLines() {

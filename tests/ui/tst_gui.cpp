@@ -1,13 +1,16 @@
 // GUI tests on the offscreen platform: the real main window and call window over a real engine
 // (on its own thread) on the private Tor network, and a second engine as the other party. They
 // add contacts (valid and invalid), call the other party and watch the dashboard, mute, hang up,
-// and accept and reject incoming calls from the prompt. They also measure, and print, how long
-// the GUI event loop ever stalls, and how much a 500 ms GUI stall moves the engine's packet sends.
+// accept and reject incoming calls from the prompt, and check the desktop notification (on a
+// private D-Bus session bus) of a call that rings while the window is not focused. They also
+// measure, and print, how long the GUI event loop ever stalls, and how much a 500 ms GUI stall
+// moves the engine's packet sends.
 #include "../testnet/TestnetEnv.h"
 #include "media/WavFileBackend.h"
 #include "tor/OnionAddress.h"
 #include "ui/CallWindow.h"
 #include "ui/DelayChart.h"
+#include "ui/DesktopNotifier.h"
 #include "ui/EngineHost.h"
 #include "ui/IncomingCallDialog.h"
 #include "ui/LinkTableModel.h"
@@ -15,9 +18,12 @@
 #include "ui/QualityDashboard.h"
 #include "ui/TorStatusPanel.h"
 
+#include <QDBusConnection>
+#include <QDBusError>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
+#include <QProcess>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTest>
@@ -58,6 +64,55 @@ private:
     std::atomic<bool> resetRequested_{false};
 };
 
+// The desktop's notification service (org.freedesktop.Notifications) on a private session bus of
+// its own dbus-daemon: records what the app asks it to show.
+class NotificationServer : public QObject {
+    Q_OBJECT
+    Q_CLASSINFO("D-Bus Interface", "org.freedesktop.Notifications")
+public:
+    QList<QPair<QString, QString>> shown; // summary, body
+
+    // Starts the bus, points this process's session bus at it and registers the service on a
+    // connection of its own, so the app's notifications really cross the bus.
+    bool start(QString* error) {
+        daemon_.setChildProcessModifier([] { prctl(PR_SET_PDEATHSIG, SIGTERM); });
+        daemon_.start(QStringLiteral("dbus-daemon"),
+                      {QStringLiteral("--session"), QStringLiteral("--nofork"),
+                       QStringLiteral("--print-address=1")});
+        if (!daemon_.waitForReadyRead(10000)) {
+            *error = QStringLiteral("dbus-daemon: ") + daemon_.errorString();
+            return false;
+        }
+        const QByteArray address = daemon_.readLine().trimmed();
+        qputenv("DBUS_SESSION_BUS_ADDRESS", address);
+        QDBusConnection server =
+            QDBusConnection::connectToBus(QString::fromUtf8(address), QStringLiteral("server"));
+        if (!server.registerObject(QStringLiteral("/org/freedesktop/Notifications"), this,
+                                   QDBusConnection::ExportAllSlots) ||
+            !server.registerService(QStringLiteral("org.freedesktop.Notifications"))) {
+            *error = server.lastError().message();
+            return false;
+        }
+        return true;
+    }
+    ~NotificationServer() override {
+        QDBusConnection::disconnectFromBus(QStringLiteral("server"));
+        daemon_.terminate();
+        daemon_.waitForFinished(3000);
+    }
+
+public slots:
+    uint Notify(const QString& /*app*/, uint /*replaces*/, const QString& /*icon*/,
+                const QString& summary, const QString& body, const QStringList& /*actions*/,
+                const QVariantMap& /*hints*/, int /*timeout*/) {
+        shown.append({summary, body});
+        return uint(shown.size());
+    }
+
+private:
+    QProcess daemon_;
+};
+
 call::EngineConfig engineConfig(const QString& name) {
     call::EngineConfig config;
     config.dataDirectory = testnet::clientConfig(name).dataDirectory;
@@ -87,6 +142,7 @@ private:
     std::unique_ptr<ui::MainWindow> window_;
     std::unique_ptr<QSignalSpy> peerStates_;
     std::unique_ptr<StallMeter> stalls_;
+    std::unique_ptr<NotificationServer> notifications_;
     // The same meter on an idle thread: what the machine's load alone does to a thread.
     QThread controlThread_;
     StallMeter* control_ = nullptr;
@@ -137,6 +193,10 @@ private slots:
         if (testnet::networkDirectory().isEmpty())
             QSKIP("needs the private Tor network (ctest fixture testnet)");
         testnet::dieWithParent();
+        // Before anything in this process uses the session bus.
+        notifications_ = std::make_unique<NotificationServer>();
+        QString busError;
+        QVERIFY2(notifications_->start(&busError), qPrintable(busError));
         stalls_ = std::make_unique<StallMeter>();
         stalls_->begin();
         control_ = new StallMeter;
@@ -210,7 +270,8 @@ private slots:
         auto* state = find<QLabel>(callWindow(), "callState");
         QTRY_COMPARE_WITH_TIMEOUT(state->text(), ui::CallWindow::tr("In call"), 10000);
 
-        // The dashboard's link table: at least 8 links up, their record counts rising.
+        // The dashboard's link table: at least 8 links up, and at least 8 rows whose records
+        // sent + received, as the table shows them, rise over a window of the call.
         const ui::LinkTableModel* model = callWindow()->dashboard()->linkModel();
         const auto linksUp = [model] {
             int up = 0;
@@ -218,18 +279,38 @@ private slots:
                 up += l.state == QLatin1String("up") ? 1 : 0;
             return up;
         };
-        const auto received = [model] {
-            std::uint64_t n = 0;
-            for (const call::LinkStatistics& l : model->links())
-                n += l.recordsReceived;
-            return n;
+        const auto shownRecords = [model] {
+            QList<qulonglong> records;
+            for (int row = 0; row < model->rowCount(); ++row)
+                records.append(
+                    model->data(model->index(row, ui::LinkTableModel::Sent), Qt::DisplayRole)
+                        .toULongLong() +
+                    model->data(model->index(row, ui::LinkTableModel::Received), Qt::DisplayRole)
+                        .toULongLong());
+            return records;
         };
         QTRY_VERIFY_WITH_TIMEOUT(linksUp() >= 8, 30000);
         QCOMPARE(model->rowCount(), 12);
         QCOMPARE(model->data(model->index(0, ui::LinkTableModel::Slot), Qt::DisplayRole).toInt(),
                  0);
-        const std::uint64_t before = received();
-        QTRY_VERIFY_WITH_TIMEOUT(received() > before + 25, 5000);
+        const QList<qulonglong> before = shownRecords();
+        const auto rowsRising = [&] {
+            const QList<qulonglong> now = shownRecords();
+            int rising = 0;
+            for (qsizetype row = 0; row < std::min(now.size(), before.size()); ++row)
+                rising += now[row] > before[row] ? 1 : 0;
+            return rising;
+        };
+        const auto rowsShown = [&] {
+            QStringList rows;
+            const QList<qulonglong> now = shownRecords();
+            for (qsizetype row = 0; row < std::min(now.size(), before.size()); ++row)
+                rows.append(QStringLiteral("%1: %2 -> %3").arg(row).arg(before[row]).arg(now[row]));
+            return QStringLiteral("sent + received per row: ") + rows.join(QStringLiteral(", "));
+        };
+        QTRY_VERIFY2_WITH_TIMEOUT(rowsRising() >= 8, qPrintable(rowsShown()), 15000);
+        qInfo("dashboard rows with rising record counts: %d of %lld", rowsRising(),
+              qlonglong(model->rowCount()));
         recordStall("dialling, ringing and the first seconds of the call");
 
         // A 500 ms stall of the GUI thread must not move the engine's packet sends.
@@ -285,11 +366,24 @@ private slots:
     }
 
     void incomingCallAcceptedFromThePrompt() {
+        // The user is in another window: the call is announced on the desktop as well.
+        QWidget elsewhere;
+        elsewhere.show();
+        elsewhere.activateWindow();
+        QTRY_VERIFY(!window_->isActiveWindow());
+        QSignalSpy delivered(window_->notifier(), &ui::DesktopNotifier::delivered);
+        notifications_->shown.clear();
         resetStalls();
         peer_->dial(host_->address());
         QTRY_VERIFY_WITH_TIMEOUT(window_->incomingCallDialog() &&
                                      window_->incomingCallDialog()->isVisible(),
                                  kCallTimeout);
+        QTRY_COMPARE(notifications_->shown.size(), 1);
+        QCOMPARE(notifications_->shown.first().first, ui::MainWindow::tr("Incoming call"));
+        QCOMPARE(notifications_->shown.first().second, QStringLiteral("Echo"));
+        QTRY_COMPARE(delivered.size(), 1);
+        QCOMPARE(delivered.first().at(2).value<ui::DesktopNotifier::Channel>(),
+                 ui::DesktopNotifier::Channel::DBus);
         ui::IncomingCallDialog* prompt = window_->incomingCallDialog();
         // The caller is a contact: its name, and its address as the handshake verified it.
         QCOMPARE(find<QLabel>(prompt, "incomingCaller")->text(), QStringLiteral("Echo"));
@@ -308,11 +402,17 @@ private slots:
     }
 
     void incomingCallRejectedFromThePrompt() {
+        // The window has the focus: the prompt is enough, no desktop notification.
+        window_->activateWindow();
+        QTRY_VERIFY(window_->isActiveWindow());
+        notifications_->shown.clear();
         resetStalls();
         peer_->dial(host_->address());
         QTRY_VERIFY_WITH_TIMEOUT(window_->incomingCallDialog() &&
                                      window_->incomingCallDialog()->isVisible(),
                                  kCallTimeout);
+        QTest::qWait(500); // a notification would have crossed the bus by now
+        QCOMPARE(notifications_->shown.size(), 0);
         QTest::mouseClick(find<QPushButton>(window_->incomingCallDialog(), "rejectCallButton"),
                           Qt::LeftButton);
         QTRY_COMPARE_WITH_TIMEOUT(peerEnd(), call::EndReason::RejectedByPeer, 20000);

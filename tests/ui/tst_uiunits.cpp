@@ -1,6 +1,7 @@
 // Unit tests of the GUI's pure parts: what the add-contact field accepts and why it refuses, QR
 // codes read back from the images they are drawn as, the call rating and link health
-// thresholds, settings persistence and which changes restart tor, and the bridge-line check.
+// thresholds, settings persistence and which changes restart tor, the bridge-line check, and the
+// compiled translation.
 #include "tor/OnionAddress.h"
 #include "tor/OnionIdentity.h"
 #include "ui/AppSettings.h"
@@ -8,6 +9,7 @@
 #include "ui/ContactInput.h"
 #include "ui/QrCode.h"
 #include "ui/SettingsDialog.h"
+#include "ui/Translation.h"
 
 #include <QPainter>
 #include <QTemporaryDir>
@@ -183,6 +185,27 @@ private slots:
         obfs4.obfs4Executable = "/usr/bin/obfs4proxy";
         QVERIFY(SettingsDialog::checkBridges({"obfs4 192.0.2.1:443 AAAA cert=x iat-mode=0"}, obfs4)
                     .isEmpty());
+    }
+
+    void compiledTranslationIsLoadedForTheLocale() {
+        QVERIFY(installTranslations(QLocale(QLocale::English, QLocale::UnitedKingdom)).empty());
+        const auto ui = [](const char* context, const char* text, int n = -1) {
+            return QCoreApplication::translate(context, text, nullptr, n);
+        };
+        {
+            const auto german = installTranslations(QLocale(QLocale::German, QLocale::Austria));
+            QVERIFY(!german.empty());
+            QCOMPARE(ui("onionvoice::ui::CallWindow", "In call"), QStringLiteral("Im Gespräch"));
+            QCOMPARE(ui("onionvoice::ui::IncomingCallDialog", "Unknown caller"),
+                     QStringLiteral("Unbekannter Anrufer"));
+            QVERIFY(ui("CallJudgement",
+                       "Other side: nothing has arrived for two seconds although %n link(s) are "
+                       "open; their app or their connection may have stopped.",
+                       3)
+                        .contains(QStringLiteral("obwohl 3 Verbindungen offen sind")));
+        }
+        // Gone with its translators: English again.
+        QCOMPARE(ui("onionvoice::ui::CallWindow", "In call"), QStringLiteral("In call"));
     }
 };
 

@@ -6,80 +6,80 @@
     <message>
         <location filename="../CallRating.cpp" line="+51"/>
         <source>not yet known</source>
-        <translation type="unfinished"></translation>
+        <translation>noch unbekannt</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>good</source>
-        <translation type="unfinished"></translation>
+        <translation>gut</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>fair</source>
-        <translation type="unfinished"></translation>
+        <translation>mittel</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>poor</source>
-        <translation type="unfinished"></translation>
+        <translation>schlecht</translation>
     </message>
     <message>
         <location line="+8"/>
         <source>healthy</source>
-        <translation type="unfinished"></translation>
+        <translation>gesund</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>slow</source>
-        <translation type="unfinished"></translation>
+        <translation>langsam</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>bad</source>
-        <translation type="unfinished"></translation>
+        <translation>schlecht</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>idle (in reserve)</source>
-        <translation type="unfinished"></translation>
+        <translation>untätig (in Reserve)</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>joining</source>
-        <translation type="unfinished"></translation>
+        <translation>verbindet</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>down</source>
-        <translation type="unfinished"></translation>
+        <translation>getrennt</translation>
     </message>
     <message>
         <location line="+10"/>
         <source>Network: no link to the other side is open; reconnecting.</source>
-        <translation type="unfinished"></translation>
+        <translation>Netz: keine Verbindung zur Gegenseite ist offen; verbinde neu.</translation>
     </message>
     <message numerus="yes">
         <location line="+2"/>
         <source>Other side: nothing has arrived for two seconds although %n link(s) are open; their app or their connection may have stopped.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>Gegenseite: seit zwei Sekunden ist nichts angekommen, obwohl %n Verbindung offen ist; deren App oder Verbindung ist vielleicht ausgefallen.</numerusform>
+            <numerusform>Gegenseite: seit zwei Sekunden ist nichts angekommen, obwohl %n Verbindungen offen sind; deren App oder Verbindung ist vielleicht ausgefallen.</numerusform>
         </translation>
     </message>
     <message>
         <location line="+6"/>
         <source>Network: frames arrive late or get lost (%1 % late or lost, p99 %2 ms).</source>
-        <translation type="unfinished"></translation>
+        <translation>Netz: Frames kommen zu spät oder gehen verloren (%1 % zu spät oder verloren, p99 %2 ms).</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>Network: only %1 of %2 links are open; the call holds on the rest.</source>
-        <translation type="unfinished"></translation>
+        <translation>Netz: nur %1 von %2 Verbindungen sind offen; das Gespräch läuft über die übrigen weiter.</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Network and other side: no trouble.</source>
-        <translation type="unfinished"></translation>
+        <translation>Netz und Gegenseite: keine Probleme.</translation>
     </message>
 </context>
 <context>
@@ -87,22 +87,22 @@
     <message>
         <location filename="../ContactInput.cpp" line="+34"/>
         <source>Paste the address or the onionvoice: link of the person you want to add.</source>
-        <translation type="unfinished"></translation>
+        <translation>Fügen Sie die Adresse oder den onionvoice:-Link der Person ein, die Sie hinzufügen möchten.</translation>
     </message>
     <message>
         <location line="+9"/>
         <source>This is your own ID. Paste the ID of the person you want to call.</source>
-        <translation type="unfinished"></translation>
+        <translation>Das ist Ihre eigene ID. Fügen Sie die ID der Person ein, die Sie anrufen möchten.</translation>
     </message>
     <message>
         <location line="+6"/>
         <source>This address is already in your contacts as &quot;%1&quot;.</source>
-        <translation type="unfinished"></translation>
+        <translation>Diese Adresse ist bereits als „%1“ in Ihren Kontakten.</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>(no name)</source>
-        <translation type="unfinished"></translation>
+        <translation>(kein Name)</translation>
     </message>
 </context>
 <context>
@@ -110,105 +110,105 @@
     <message>
         <location filename="../QrCode.cpp" line="+54"/>
         <source>The file is not an image OnionVoice can read.</source>
-        <translation type="unfinished"></translation>
+        <translation>Die Datei ist kein Bild, das OnionVoice lesen kann.</translation>
     </message>
     <message>
         <location line="+18"/>
         <location line="+8"/>
         <source>No QR code was found in the image.</source>
-        <translation type="unfinished"></translation>
+        <translation>Im Bild wurde kein QR-Code gefunden.</translation>
     </message>
 </context>
 <context>
     <name>main</name>
     <message>
-        <location filename="../../app/gui/main.cpp" line="+36"/>
+        <location filename="../../app/gui/main.cpp" line="+39"/>
         <source>Anonymous voice calls over Tor onion services.</source>
-        <translation type="unfinished"></translation>
+        <translation>Anonyme Sprachanrufe über Tor-Onion-Dienste.</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>Check Qt, tor, audio and the window; print one JSON object; exit 0 when all is well.</source>
-        <translation type="unfinished"></translation>
+        <translation>Qt, tor, Audio und das Fenster prüfen; ein JSON-Objekt ausgeben; Exit-Status 0, wenn alles in Ordnung ist.</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Keep identity, contacts and settings in DIR.</source>
-        <translation type="unfinished"></translation>
+        <translation>Identität, Kontakte und Einstellungen in DIR ablegen.</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>Use the private Tor network started by tests/testnet (testnet.py up DIR).</source>
-        <translation type="unfinished"></translation>
+        <translation>Das private Tor-Netz von tests/testnet verwenden (testnet.py up DIR).</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>Add this onionvoice: link to the contacts.</source>
-        <translation type="unfinished"></translation>
+        <translation>Diesen onionvoice:-Link zu den Kontakten hinzufügen.</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Use a 48 kHz WAV file as the microphone.</source>
-        <translation type="unfinished"></translation>
+        <translation>Eine 48-kHz-WAV-Datei als Mikrofon verwenden.</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>With --play: record what is heard to a WAV file.</source>
-        <translation type="unfinished"></translation>
+        <translation>Mit --play: das Gehörte in eine WAV-Datei aufnehmen.</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>An onionvoice: link to add as a contact.</source>
-        <translation type="unfinished"></translation>
+        <translation>Ein onionvoice:-Link, der als Kontakt hinzugefügt wird.</translation>
     </message>
 </context>
 <context>
     <name>onionvoice::gui::GuiApp</name>
     <message>
-        <location filename="../../app/gui/GuiApp.cpp" line="+194"/>
+        <location filename="../../app/gui/GuiApp.cpp" line="+195"/>
         <source>Microphone: %1 · Speaker: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>Mikrofon: %1 · Lautsprecher: %2</translation>
     </message>
     <message>
         <location line="+1"/>
         <location line="+1"/>
         <source>system default</source>
-        <translation type="unfinished"></translation>
+        <translation>Systemstandard</translation>
     </message>
     <message>
         <location line="-3"/>
         <source>Microphone: the file %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Mikrofon: die Datei %1</translation>
     </message>
     <message>
         <location line="-127"/>
         <source>Restarting tor so that the new access key is accepted…</source>
-        <translation type="unfinished"></translation>
+        <translation>tor wird neu gestartet, damit der neue Zugangsschlüssel gilt…</translation>
     </message>
     <message>
         <location line="+115"/>
         <source>Sound test</source>
-        <translation type="unfinished"></translation>
+        <translation>Tontest</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>The sound test needs the sound devices: finish the call first.</source>
-        <translation type="unfinished"></translation>
+        <translation>Der Tontest braucht die Audiogeräte: beenden Sie zuerst das Gespräch.</translation>
     </message>
     <message>
         <location line="+28"/>
         <source>Restart tor</source>
-        <translation type="unfinished"></translation>
+        <translation>tor neu starten</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>These settings take effect when tor restarts, which ends the current call. Restart now?</source>
-        <translation type="unfinished"></translation>
+        <translation>Diese Einstellungen gelten nach einem Neustart von tor, der das laufende Gespräch beendet. Jetzt neu starten?</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Restarting tor to apply the new settings…</source>
-        <translation type="unfinished"></translation>
+        <translation>tor wird neu gestartet, um die neuen Einstellungen zu übernehmen…</translation>
     </message>
 </context>
 <context>
@@ -216,37 +216,37 @@
     <message>
         <location filename="../../app/gui/TraceLoopback.cpp" line="+21"/>
         <source>%1 could not be started.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 konnte nicht gestartet werden.</translation>
     </message>
     <message>
         <location line="+26"/>
         <source>The recording could not be saved: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Die Aufnahme konnte nicht gespeichert werden: %1</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>onionvoice-sim and onionvoice-cli are needed next to OnionVoice.</source>
-        <translation type="unfinished"></translation>
+        <translation>onionvoice-sim und onionvoice-cli werden neben OnionVoice benötigt.</translation>
     </message>
     <message>
         <location line="+18"/>
         <source>%1 failed: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 ist fehlgeschlagen: %2</translation>
     </message>
     <message>
         <location line="+10"/>
         <source>No link trace was generated.</source>
-        <translation type="unfinished"></translation>
+        <translation>Es wurde kein Verbindungsverlauf erzeugt.</translation>
     </message>
     <message>
         <location line="+16"/>
         <source>What the other side would hear could not be read: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Was die Gegenseite hören würde, konnte nicht gelesen werden: %1</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>Through this path: mouth to ear %1 ms (p95 %2 ms), %3 % of frames missing, MOS %4.</source>
-        <translation type="unfinished"></translation>
+        <translation>Über diesen Pfad: Mund zu Ohr %1 ms (p95 %2 ms), %3 % der Frames fehlen, MOS %4.</translation>
     </message>
 </context>
 <context>
@@ -255,57 +255,57 @@
         <location filename="../CallWindow.cpp" line="+20"/>
         <location line="+25"/>
         <source>&amp;Mute</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Stumm</translation>
     </message>
     <message>
         <location line="-24"/>
         <source>&amp;Hang up</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Auflegen</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Call — OnionVoice</source>
-        <translation type="unfinished"></translation>
+        <translation>Gespräch — OnionVoice</translation>
     </message>
     <message>
         <location line="+15"/>
         <source>Stop sending your voice (the other side hears silence)</source>
-        <translation type="unfinished"></translation>
+        <translation>Ihre Stimme nicht mehr senden (die Gegenseite hört Stille)</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>End the call</source>
-        <translation type="unfinished"></translation>
+        <translation>Das Gespräch beenden</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>Un&amp;mute</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Ton an</translation>
     </message>
     <message>
         <location line="+26"/>
         <source>Call with %1 — OnionVoice</source>
-        <translation type="unfinished"></translation>
+        <translation>Gespräch mit %1 — OnionVoice</translation>
     </message>
     <message>
         <location line="+19"/>
         <source>Calling… (opening Tor links)</source>
-        <translation type="unfinished"></translation>
+        <translation>Rufe an… (öffne Tor-Verbindungen)</translation>
     </message>
     <message>
         <location line="+6"/>
         <source>Ringing…</source>
-        <translation type="unfinished"></translation>
+        <translation>Es klingelt…</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>In call</source>
-        <translation type="unfinished"></translation>
+        <translation>Im Gespräch</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>Call ended: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Gespräch beendet: %1</translation>
     </message>
 </context>
 <context>
@@ -313,153 +313,153 @@
     <message>
         <location filename="../ContactListPanel.cpp" line="+29"/>
         <source>&amp;Add</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Hinzufügen</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>From QR &amp;image…</source>
-        <translation type="unfinished"></translation>
+        <translation>Aus QR-&amp;Bild…</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>&amp;Call</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Anrufen</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Re&amp;name…</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Umbenennen…</translation>
     </message>
     <message>
         <location line="+1"/>
         <location line="+183"/>
         <source>B&amp;lock</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Sperren</translation>
     </message>
     <message>
         <location line="-182"/>
         <source>Re&amp;move…</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Entfernen…</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Their ID or onionvoice: link</source>
-        <translation type="unfinished"></translation>
+        <translation>Deren ID oder onionvoice:-Link</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Paste the ID or contact link someone gave you</source>
-        <translation type="unfinished"></translation>
+        <translation>Fügen Sie die ID oder den Kontaktlink ein, den Ihnen jemand gegeben hat</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Name (optional)</source>
-        <translation type="unfinished"></translation>
+        <translation>Name (optional)</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Add this person to your contacts</source>
-        <translation type="unfinished"></translation>
+        <translation>Diese Person zu Ihren Kontakten hinzufügen</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Read a contact link from a picture of a QR code</source>
-        <translation type="unfinished"></translation>
+        <translation>Einen Kontaktlink aus dem Bild eines QR-Codes lesen</translation>
     </message>
     <message>
         <location line="+6"/>
         <source>Search contacts</source>
-        <translation type="unfinished"></translation>
+        <translation>Kontakte durchsuchen</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Name</source>
-        <translation type="unfinished"></translation>
+        <translation>Name</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>ID</source>
-        <translation type="unfinished"></translation>
+        <translation>ID</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Status</source>
-        <translation type="unfinished"></translation>
+        <translation>Status</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>Double-click a contact to call</source>
-        <translation type="unfinished"></translation>
+        <translation>Doppelklick auf einen Kontakt ruft ihn an</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Call the selected contact</source>
-        <translation type="unfinished"></translation>
+        <translation>Den ausgewählten Kontakt anrufen</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>A blocked contact&apos;s calls are refused without ringing</source>
-        <translation type="unfinished"></translation>
+        <translation>Anrufe eines gesperrten Kontakts werden ohne Klingeln abgewiesen</translation>
     </message>
     <message>
         <location line="+27"/>
         <source>&lt;b&gt;Add a contact&lt;/b&gt; — paste &lt;i&gt;their&lt;/i&gt; ID or link</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;Kontakt hinzufügen&lt;/b&gt; — fügen Sie &lt;i&gt;deren&lt;/i&gt; ID oder Link ein</translation>
     </message>
     <message>
         <location line="+13"/>
         <source>&lt;b&gt;Contacts&lt;/b&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;Kontakte&lt;/b&gt;</translation>
     </message>
     <message>
         <location line="+17"/>
         <source>(no name)</source>
-        <translation type="unfinished"></translation>
+        <translation>(kein Name)</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>blocked</source>
-        <translation type="unfinished"></translation>
+        <translation>gesperrt</translation>
     </message>
     <message>
         <location line="+42"/>
         <source>Paste the ID or the onionvoice: link of the person you want to add.</source>
-        <translation type="unfinished"></translation>
+        <translation>Fügen Sie die ID oder den onionvoice:-Link der Person ein, die Sie hinzufügen möchten.</translation>
     </message>
     <message>
         <location line="+16"/>
         <source>Picture of a QR code</source>
-        <translation type="unfinished"></translation>
+        <translation>Bild eines QR-Codes</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Images (*.png *.jpg *.jpeg *.bmp *.gif)</source>
-        <translation type="unfinished"></translation>
+        <translation>Bilder (*.png *.jpg *.jpeg *.bmp *.gif)</translation>
     </message>
     <message>
         <location line="+33"/>
         <source>Unb&amp;lock</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Entsperren</translation>
     </message>
     <message>
         <location line="+10"/>
         <source>Rename contact</source>
-        <translation type="unfinished"></translation>
+        <translation>Kontakt umbenennen</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Name:</source>
-        <translation type="unfinished"></translation>
+        <translation>Name:</translation>
     </message>
     <message>
         <location line="+11"/>
         <source>Remove contact</source>
-        <translation type="unfinished"></translation>
+        <translation>Kontakt entfernen</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Remove %1 from your contacts?</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 aus Ihren Kontakten entfernen?</translation>
     </message>
 </context>
 <context>
@@ -467,27 +467,27 @@
     <message>
         <location filename="../DelayChart.cpp" line="+21"/>
         <source>Estimated one-way delay of the frames received, largest per quarter second; above the red line speech arrives too late for a natural conversation</source>
-        <translation type="unfinished"></translation>
+        <translation>Geschätzte Einweg-Verzögerung der empfangenen Frames, die größte je Viertelsekunde; oberhalb der roten Linie kommt Sprache zu spät für ein natürliches Gespräch an</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>frame delay</source>
-        <translation type="unfinished"></translation>
+        <translation>Frame-Verzögerung</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>%1 ms budget</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 ms Budget</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>seconds</source>
-        <translation type="unfinished"></translation>
+        <translation>Sekunden</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>ms</source>
-        <translation type="unfinished"></translation>
+        <translation>ms</translation>
     </message>
 </context>
 <context>
@@ -495,12 +495,12 @@
     <message>
         <location filename="../EngineHost.cpp" line="+136"/>
         <source>The contact list could not be saved: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Die Kontaktliste konnte nicht gespeichert werden: %1</translation>
     </message>
     <message>
         <location line="+13"/>
         <source>No contact has the address %1.</source>
-        <translation type="unfinished"></translation>
+        <translation>Kein Kontakt hat die Adresse %1.</translation>
     </message>
 </context>
 <context>
@@ -508,73 +508,73 @@
     <message>
         <location filename="../IdCard.cpp" line="+24"/>
         <source>&amp;Copy ID</source>
-        <translation type="unfinished"></translation>
+        <translation>ID &amp;kopieren</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>&amp;Share…</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Teilen…</translation>
     </message>
     <message>
         <location line="+6"/>
         <source>&lt;b&gt;Your ID&lt;/b&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;Ihre ID&lt;/b&gt;</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Give this to the people who should be able to call you.</source>
-        <translation type="unfinished"></translation>
+        <translation>Geben Sie diese den Menschen, die Sie anrufen können sollen.</translation>
     </message>
     <message>
         <location line="+10"/>
         <source>Your onion address, in groups of seven for reading aloud</source>
-        <translation type="unfinished"></translation>
+        <translation>Ihre Onion-Adresse, in Siebenergruppen zum Vorlesen</translation>
     </message>
     <message>
         <location line="+1"/>
         <location line="+41"/>
         <source>(starting…)</source>
-        <translation type="unfinished"></translation>
+        <translation>(startet…)</translation>
     </message>
     <message>
         <location line="-39"/>
         <source>Your contact link as a QR code</source>
-        <translation type="unfinished"></translation>
+        <translation>Ihr Kontaktlink als QR-Code</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Copy your address to the clipboard</source>
-        <translation type="unfinished"></translation>
+        <translation>Ihre Adresse in die Zwischenablage kopieren</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Copy your contact link to send it to someone</source>
-        <translation type="unfinished"></translation>
+        <translation>Ihren Kontaktlink kopieren, um ihn jemandem zu schicken</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Copy my contact link</source>
-        <translation type="unfinished"></translation>
+        <translation>Meinen Kontaktlink kopieren</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Copy a link with an access key for a contact…</source>
-        <translation type="unfinished"></translation>
+        <translation>Einen Link mit Zugangsschlüssel für einen Kontakt kopieren…</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>In contacts-only mode only people holding a key can reach you</source>
-        <translation type="unfinished"></translation>
+        <translation>Im Nur-Kontakte-Modus erreichen Sie nur Menschen mit einem Schlüssel</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Your contact link</source>
-        <translation type="unfinished"></translation>
+        <translation>Ihr Kontaktlink</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Your ID</source>
-        <translation type="unfinished"></translation>
+        <translation>Ihre ID</translation>
     </message>
 </context>
 <context>
@@ -582,52 +582,52 @@
     <message>
         <location filename="../IncomingCallDialog.cpp" line="+17"/>
         <source>&amp;Accept</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Annehmen</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>&amp;Reject</source>
-        <translation type="unfinished"></translation>
+        <translation>A&amp;blehnen</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>&amp;Block</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Sperren</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Incoming call — OnionVoice</source>
-        <translation type="unfinished"></translation>
+        <translation>Eingehender Anruf — OnionVoice</translation>
     </message>
     <message>
         <location line="+12"/>
         <source>Answer the call</source>
-        <translation type="unfinished"></translation>
+        <translation>Den Anruf annehmen</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>Decline this call; the caller is told it was rejected</source>
-        <translation type="unfinished"></translation>
+        <translation>Diesen Anruf ablehnen; der Anrufer erfährt, dass er abgelehnt wurde</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Decline and refuse every future call from this address</source>
-        <translation type="unfinished"></translation>
+        <translation>Ablehnen und jeden künftigen Anruf von dieser Adresse abweisen</translation>
     </message>
     <message>
         <location line="+11"/>
         <source>Incoming call</source>
-        <translation type="unfinished"></translation>
+        <translation>Eingehender Anruf</translation>
     </message>
     <message>
         <location line="+18"/>
         <source>Unknown caller</source>
-        <translation type="unfinished"></translation>
+        <translation>Unbekannter Anrufer</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>verified ID: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>geprüfte ID: %1</translation>
     </message>
 </context>
 <context>
@@ -635,207 +635,206 @@
     <message>
         <location filename="../LinkTableModel.cpp" line="+52"/>
         <source>up</source>
-        <translation type="unfinished"></translation>
+        <translation>offen</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>joining</source>
-        <translation type="unfinished"></translation>
+        <translation>verbindet</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>down</source>
-        <translation type="unfinished"></translation>
+        <translation>getrennt</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>first</source>
-        <translation type="unfinished"></translation>
+        <translation>erste</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>second</source>
-        <translation type="unfinished"></translation>
+        <translation>zweite</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>spare</source>
-        <translation type="unfinished"></translation>
+        <translation>Reserve</translation>
     </message>
     <message>
         <location line="+24"/>
         <source>The link&apos;s role in the scheduler: first and second carry audio, spares wait to replace a link that turns bad</source>
-        <translation type="unfinished"></translation>
+        <translation>Die Rolle der Verbindung im Scheduler: erste und zweite tragen Audio, Reserven warten darauf, eine schlecht gewordene Verbindung zu ersetzen</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Round-trip time of the link&apos;s Tor circuit</source>
-        <translation type="unfinished"></translation>
+        <translation>Umlaufzeit des Tor-Circuits der Verbindung</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>How much later this link delivers than the fastest link</source>
-        <translation type="unfinished"></translation>
+        <translation>Wie viel später diese Verbindung liefert als die schnellste</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>How often this slot&apos;s link broke and was replaced</source>
-        <translation type="unfinished"></translation>
+        <translation>Wie oft die Verbindung dieses Platzes abbrach und ersetzt wurde</translation>
     </message>
     <message>
         <location line="+8"/>
         <source>Link</source>
-        <translation type="unfinished"></translation>
+        <translation>Verbindung</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>State</source>
-        <translation type="unfinished"></translation>
+        <translation>Zustand</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Role</source>
-        <translation type="unfinished"></translation>
+        <translation>Rolle</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>RTT ms</source>
-        <translation type="unfinished"></translation>
+        <translation>RTT ms</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Delay ms</source>
-        <translation type="unfinished"></translation>
+        <translation>Verzögerung ms</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Sent</source>
-        <translation type="unfinished"></translation>
+        <translation>Gesendet</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Received</source>
-        <translation type="unfinished"></translation>
+        <translation>Empfangen</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Failures</source>
-        <translation type="unfinished"></translation>
+        <translation>Ausfälle</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Health</source>
-        <translation type="unfinished"></translation>
+        <translation>Zustand der Verbindung</translation>
     </message>
 </context>
 <context>
     <name>onionvoice::ui::MainWindow</name>
     <message>
         <location filename="../MainWindow.cpp" line="+33"/>
-        <location line="+25"/>
         <source>OnionVoice</source>
-        <translation type="unfinished"></translation>
+        <translation>OnionVoice</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+39"/>
         <source>Refused a call from %1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>Anruf von %1 abgewiesen: %2</translation>
     </message>
     <message>
         <location line="+12"/>
         <source>Copied a link with an access key. Send it only to that contact.</source>
-        <translation type="unfinished"></translation>
+        <translation>Link mit Zugangsschlüssel kopiert. Schicken Sie ihn nur diesem Kontakt.</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>%1 copied to the clipboard.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 in die Zwischenablage kopiert.</translation>
     </message>
     <message>
         <location line="+26"/>
         <source>&amp;OnionVoice</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;OnionVoice</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>&amp;Settings…</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Einstellungen…</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Sound &amp;test…</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Tontest…</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>&amp;Quit</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Beenden</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>&amp;Help</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Hilfe</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>&amp;About OnionVoice</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Über OnionVoice</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>About OnionVoice</source>
-        <translation type="unfinished"></translation>
+        <translation>Über OnionVoice</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>&lt;b&gt;OnionVoice&lt;/b&gt;&lt;br&gt;Anonymous voice calls over Tor onion services. Each call runs over several Tor circuits at once.</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;OnionVoice&lt;/b&gt;&lt;br&gt;Anonyme Sprachanrufe über Tor-Onion-Dienste. Jedes Gespräch läuft über mehrere Tor-Circuits zugleich.</translation>
     </message>
     <message>
         <location line="+40"/>
         <source>Missed call</source>
-        <translation type="unfinished"></translation>
+        <translation>Verpasster Anruf</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>%1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1: %2</translation>
     </message>
     <message>
         <location line="+8"/>
         <source>Call ended: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Gespräch beendet: %1</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+22"/>
         <source>Incoming call</source>
-        <translation type="unfinished"></translation>
+        <translation>Eingehender Anruf</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>Unknown caller %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Unbekannter Anrufer %1</translation>
     </message>
     <message>
         <location line="+25"/>
         <source>%1 (%2)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 (%2)</translation>
     </message>
     <message>
         <location line="+4"/>
         <location line="+7"/>
         <source>Share with an access key</source>
-        <translation type="unfinished"></translation>
+        <translation>Mit Zugangsschlüssel teilen</translation>
     </message>
     <message>
         <location line="-6"/>
         <source>Add the person as a contact first: an access key is made for one contact.</source>
-        <translation type="unfinished"></translation>
+        <translation>Fügen Sie die Person zuerst als Kontakt hinzu: ein Zugangsschlüssel gilt für einen Kontakt.</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>Make an access key for (in contacts-only mode, only people holding a key can reach you; OnionVoice restarts tor for the new key when no call is under way):</source>
-        <translation type="unfinished"></translation>
+        <translation>Zugangsschlüssel erstellen für (im Nur-Kontakte-Modus erreichen Sie nur Menschen mit einem Schlüssel; OnionVoice startet tor für den neuen Schlüssel neu, wenn kein Gespräch läuft):</translation>
     </message>
 </context>
 <context>
@@ -843,122 +842,122 @@
     <message>
         <location filename="../QualityDashboard.cpp" line="+24"/>
         <source>Quality:</source>
-        <translation type="unfinished"></translation>
+        <translation>Qualität:</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Estimated mean opinion score (1–5) and E-model R: good from R 80, fair from R 60, poor below</source>
-        <translation type="unfinished"></translation>
+        <translation>Geschätzter Mean Opinion Score (1–5) und E-Modell-R: gut ab R 80, mittel ab R 60, darunter schlecht</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Trouble:</source>
-        <translation type="unfinished"></translation>
+        <translation>Probleme:</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Whether the network or the other side is the problem</source>
-        <translation type="unfinished"></translation>
+        <translation>Ob das Netz oder die Gegenseite das Problem ist</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Delay:</source>
-        <translation type="unfinished"></translation>
+        <translation>Verzögerung:</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Estimated one-way network delay of the frames, median and 99th percentile over the last 30 seconds</source>
-        <translation type="unfinished"></translation>
+        <translation>Geschätzte Einweg-Netzverzögerung der Frames, Median und 99. Perzentil der letzten 30 Sekunden</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Jitter buffer:</source>
-        <translation type="unfinished"></translation>
+        <translation>Jitterpuffer:</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>How long frames wait before they are played: the target the buffer aims for and what it holds now</source>
-        <translation type="unfinished"></translation>
+        <translation>Wie lange Frames warten, bevor sie abgespielt werden: das Ziel des Puffers und was er gerade hält</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Late / lost / concealed:</source>
-        <translation type="unfinished"></translation>
+        <translation>Zu spät / verloren / verdeckt:</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Frames that came too late, frames that never came, and how much audio was made up to hide them</source>
-        <translation type="unfinished"></translation>
+        <translation>Frames, die zu spät kamen, Frames, die nie kamen, und wie viel Audio zum Überdecken erzeugt wurde</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Tor cells:</source>
-        <translation type="unfinished"></translation>
+        <translation>Tor-Zellen:</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Tor cells this call sends per second (one per record)</source>
-        <translation type="unfinished"></translation>
+        <translation>Tor-Zellen, die dieses Gespräch pro Sekunde sendet (eine je Record)</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Links:</source>
-        <translation type="unfinished"></translation>
+        <translation>Verbindungen:</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Tor circuits carrying this call</source>
-        <translation type="unfinished"></translation>
+        <translation>Tor-Circuits, die dieses Gespräch tragen</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Security preset:</source>
-        <translation type="unfinished"></translation>
+        <translation>Sicherheitsstufe:</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>The security preset in force for this call</source>
-        <translation type="unfinished"></translation>
+        <translation>Die für dieses Gespräch geltende Sicherheitsstufe</translation>
     </message>
     <message>
         <location line="+9"/>
         <source>Each Tor link of the call; green is healthy, yellow slow, red bad, grey down</source>
-        <translation type="unfinished"></translation>
+        <translation>Jede Tor-Verbindung des Gesprächs; grün ist gesund, gelb langsam, rot schlecht, grau getrennt</translation>
     </message>
     <message>
         <location line="+36"/>
         <source>–</source>
-        <translation type="unfinished"></translation>
+        <translation>–</translation>
     </message>
     <message>
         <location line="+18"/>
         <source>&lt;b style=&quot;color:%1&quot;&gt;%2&lt;/b&gt; — MOS %3, R %4</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b style=&quot;color:%1&quot;&gt;%2&lt;/b&gt; — MOS %3, R %4</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>%1 ms median, %2 ms p99 (budget %3 ms)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 ms Median, %2 ms p99 (Budget %3 ms)</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>target %1 ms, holding %2 ms</source>
-        <translation type="unfinished"></translation>
+        <translation>Ziel %1 ms, hält %2 ms</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>%1 late, %2 lost, %3 ms concealed</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 zu spät, %2 verloren, %3 ms verdeckt</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>%1 per second</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 pro Sekunde</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>%1 of %2 open</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 von %2 offen</translation>
     </message>
 </context>
 <context>
@@ -966,184 +965,185 @@
     <message>
         <location filename="../SettingsDialog.cpp" line="+25"/>
         <source>Standard</source>
-        <translation type="unfinished"></translation>
+        <translation>Standard</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>More guards</source>
-        <translation type="unfinished"></translation>
+        <translation>Mehr Guards</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>One-way hotline</source>
-        <translation type="unfinished"></translation>
+        <translation>Einweg-Hotline</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>System default</source>
-        <translation type="unfinished"></translation>
+        <translation>Systemstandard</translation>
     </message>
     <message>
         <location line="+16"/>
         <source>Settings — OnionVoice</source>
-        <translation type="unfinished"></translation>
+        <translation>Einstellungen — OnionVoice</translation>
     </message>
     <message>
         <location line="+11"/>
         <source>Only contacts holding an access key can reach me</source>
-        <translation type="unfinished"></translation>
+        <translation>Nur Kontakte mit Zugangsschlüssel können mich erreichen</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Tor itself refuses everyone else: your ID alone is not enough to reach you</source>
-        <translation type="unfinished"></translation>
+        <translation>Tor selbst weist alle anderen ab: Ihre ID allein reicht nicht, um Sie zu erreichen</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Refuse calls from people not in my contacts</source>
-        <translation type="unfinished"></translation>
+        <translation>Anrufe von Menschen außerhalb meiner Kontakte abweisen</translation>
     </message>
     <message>
         <location line="+8"/>
         <source>Sound &amp;test…</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Tontest…</translation>
     </message>
     <message>
         <location line="+7"/>
         <source> bit/s</source>
-        <translation type="unfinished"></translation>
+        <translation> bit/s</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>How audio is spread over the call&apos;s Tor links</source>
-        <translation type="unfinished"></translation>
+        <translation>Wie Audio auf die Tor-Verbindungen des Gesprächs verteilt wird</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>Tor circuits each call opens</source>
-        <translation type="unfinished"></translation>
+        <translation>Tor-Circuits, die jedes Gespräch öffnet</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Connect to Tor through bridges</source>
-        <translation type="unfinished"></translation>
+        <translation>Über Bridges mit Tor verbinden</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>One bridge per line, e.g.
 obfs4 192.0.2.1:443 FINGERPRINT cert=… iat-mode=0</source>
-        <translation type="unfinished"></translation>
+        <translation>Eine Bridge pro Zeile, z. B.
+obfs4 192.0.2.1:443 FINGERPRINT cert=… iat-mode=0</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+10"/>
         <source>obfs4: %1. snowflake: %2.</source>
-        <translation type="unfinished"></translation>
+        <translation>obfs4: %1. snowflake: %2.</translation>
     </message>
     <message>
         <location line="+1"/>
         <location line="+2"/>
         <source>not installed</source>
-        <translation type="unfinished"></translation>
+        <translation>nicht installiert</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>Automatic (bundled tor, then the system&apos;s)</source>
-        <translation type="unfinished"></translation>
+        <translation>Automatisch (mitgeliefertes tor, dann das des Systems)</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Bro&amp;wse…</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Durchsuchen…</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>tor executable</source>
-        <translation type="unfinished"></translation>
+        <translation>tor-Programm</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>Security</source>
-        <translation type="unfinished"></translation>
+        <translation>Sicherheit</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>&amp;Preset:</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Stufe:</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>Audio</source>
-        <translation type="unfinished"></translation>
+        <translation>Audio</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>&amp;Microphone:</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Mikrofon:</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>&amp;Speaker:</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Lautsprecher:</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Advanced</source>
-        <translation type="unfinished"></translation>
+        <translation>Erweitert</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>&amp;Bitrate:</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Bitrate:</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Scheduling p&amp;olicy:</source>
-        <translation type="unfinished"></translation>
+        <translation>Scheduling-&amp;Strategie:</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>&amp;Links per call:</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Verbindungen pro Gespräch:</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Tor</source>
-        <translation type="unfinished"></translation>
+        <translation>Tor</translation>
     </message>
     <message>
         <location line="+9"/>
         <source>tor &amp;executable:</source>
-        <translation type="unfinished"></translation>
+        <translation>tor-&amp;Programm:</translation>
     </message>
     <message>
-        <location line="+60"/>
+        <location line="+62"/>
         <source>Add at least one bridge line, or turn bridges off.</source>
-        <translation type="unfinished"></translation>
+        <translation>Fügen Sie mindestens eine Bridge-Zeile hinzu oder schalten Sie Bridges aus.</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>obfs4 bridges need obfs4proxy (or lyrebird), which is not installed. Install the obfs4proxy package, or use another bridge.</source>
-        <translation type="unfinished"></translation>
+        <translation>obfs4-Bridges brauchen obfs4proxy (oder lyrebird), das nicht installiert ist. Installieren Sie das Paket obfs4proxy oder verwenden Sie eine andere Bridge.</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>snowflake bridges need snowflake-client, which is not installed. Install the snowflake-client package, or use another bridge.</source>
-        <translation type="unfinished"></translation>
+        <translation>snowflake-Bridges brauchen snowflake-client, das nicht installiert ist. Installieren Sie das Paket snowflake-client oder verwenden Sie eine andere Bridge.</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>&quot;%1&quot; is not a bridge line OnionVoice can use (obfs4, snowflake, or address:port fingerprint).</source>
-        <translation type="unfinished"></translation>
+        <translation>„%1“ ist keine Bridge-Zeile, die OnionVoice verwenden kann (obfs4, snowflake oder Adresse:Port Fingerprint).</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>A bridge line cannot contain line breaks.</source>
-        <translation type="unfinished"></translation>
+        <translation>Eine Bridge-Zeile darf keine Zeilenumbrüche enthalten.</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+15"/>
         <source>The one-way hotline cannot be limited to contacts: choose one of the two.</source>
-        <translation type="unfinished"></translation>
+        <translation>Die Einweg-Hotline lässt sich nicht auf Kontakte beschränken: wählen Sie eines von beiden.</translation>
     </message>
 </context>
 <context>
@@ -1151,82 +1151,82 @@ obfs4 192.0.2.1:443 FINGERPRINT cert=… iat-mode=0</source>
     <message>
         <location filename="../SoundTestDialog.cpp" line="+23"/>
         <source>&amp;Record 5 seconds and play them back</source>
-        <translation type="unfinished"></translation>
+        <translation>5 Sekunden &amp;aufnehmen und abspielen</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Record 5 seconds and hear them through a &amp;Tor path</source>
-        <translation type="unfinished"></translation>
+        <translation>5 Sekunden aufnehmen und über einen &amp;Tor-Pfad hören</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Sound test — OnionVoice</source>
-        <translation type="unfinished"></translation>
+        <translation>Tontest — OnionVoice</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>How loud the microphone hears you; speak and it should move</source>
-        <translation type="unfinished"></translation>
+        <translation>Wie laut das Mikrofon Sie hört; sprechen Sie, dann bewegt sich die Anzeige</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>Say something; you hear it back from the speaker</source>
-        <translation type="unfinished"></translation>
+        <translation>Sagen Sie etwas; Sie hören es aus dem Lautsprecher zurück</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>a calm path</source>
-        <translation type="unfinished"></translation>
+        <translation>ein ruhiger Pfad</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>a typical path</source>
-        <translation type="unfinished"></translation>
+        <translation>ein typischer Pfad</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>a congested path</source>
-        <translation type="unfinished"></translation>
+        <translation>ein überlasteter Pfad</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>a hostile path</source>
-        <translation type="unfinished"></translation>
+        <translation>ein feindseliger Pfad</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>A generated Tor link trace of this kind: the recording goes through the call&apos;s own pipeline and scheduler over twelve such links</source>
-        <translation type="unfinished"></translation>
+        <translation>Ein erzeugter Tor-Verbindungsverlauf dieser Art: die Aufnahme läuft durch die Verarbeitung und den Scheduler des Gesprächs über zwölf solche Verbindungen</translation>
     </message>
     <message>
         <location line="+25"/>
         <source>Microphone level:</source>
-        <translation type="unfinished"></translation>
+        <translation>Mikrofonpegel:</translation>
     </message>
     <message>
         <location line="+18"/>
         <source>The sound devices could not be opened: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Die Audiogeräte konnten nicht geöffnet werden: %1</translation>
     </message>
     <message>
         <location line="+16"/>
         <source>Speak: the bar shows your microphone&apos;s level.</source>
-        <translation type="unfinished"></translation>
+        <translation>Sprechen Sie: der Balken zeigt den Pegel Ihres Mikrofons.</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Recording… say a sentence.</source>
-        <translation type="unfinished"></translation>
+        <translation>Nehme auf… sagen Sie einen Satz.</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Sending it through the simulated Tor path…</source>
-        <translation type="unfinished"></translation>
+        <translation>Sende es durch den simulierten Tor-Pfad…</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Playing back what was recorded…</source>
-        <translation type="unfinished"></translation>
+        <translation>Spiele die Aufnahme ab…</translation>
     </message>
 </context>
 <context>
@@ -1234,102 +1234,102 @@ obfs4 192.0.2.1:443 FINGERPRINT cert=… iat-mode=0</source>
     <message>
         <location filename="../TorStatusPanel.cpp" line="+23"/>
         <source>&amp;Retry</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Erneut versuchen</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Use &amp;bridges…</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Bridges verwenden…</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Show tor&apos;s &amp;messages</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Meldungen von tor zeigen</translation>
     </message>
     <message>
         <location line="+8"/>
         <source>How far tor has got connecting to the Tor network</source>
-        <translation type="unfinished"></translation>
+        <translation>Wie weit tor mit der Verbindung zum Tor-Netz ist</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>Stop tor and start it again</source>
-        <translation type="unfinished"></translation>
+        <translation>tor beenden und neu starten</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Bridges are unlisted Tor relays that help where Tor is blocked</source>
-        <translation type="unfinished"></translation>
+        <translation>Bridges sind nicht gelistete Tor-Relays, die helfen, wo Tor blockiert ist</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>What tor itself reports, newest last</source>
-        <translation type="unfinished"></translation>
+        <translation>Was tor selbst meldet, das Neueste zuletzt</translation>
     </message>
     <message>
         <location line="+15"/>
         <source>&lt;b&gt;Tor&lt;/b&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;Tor&lt;/b&gt;</translation>
     </message>
     <message>
         <location line="+24"/>
         <source>Tor is not running.</source>
-        <translation type="unfinished"></translation>
+        <translation>Tor läuft nicht.</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Starting tor…</source>
-        <translation type="unfinished"></translation>
+        <translation>Starte tor…</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>Connecting to the Tor network (%1 %)</source>
-        <translation type="unfinished"></translation>
+        <translation>Verbinde mit dem Tor-Netz (%1 %)</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Connecting to the Tor network: %1 (%2 %)</source>
-        <translation type="unfinished"></translation>
+        <translation>Verbinde mit dem Tor-Netz: %1 (%2 %)</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Connected to the Tor network.</source>
-        <translation type="unfinished"></translation>
+        <translation>Mit dem Tor-Netz verbunden.</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Tor stopped working.</source>
-        <translation type="unfinished"></translation>
+        <translation>Tor funktioniert nicht mehr.</translation>
     </message>
     <message>
         <location line="+18"/>
         <source>Your ID is not online yet.</source>
-        <translation type="unfinished"></translation>
+        <translation>Ihre ID ist noch nicht online.</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>Putting your ID online…</source>
-        <translation type="unfinished"></translation>
+        <translation>Bringe Ihre ID online…</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Your ID is online: people can call you.</source>
-        <translation type="unfinished"></translation>
+        <translation>Ihre ID ist online: man kann Sie anrufen.</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Your ID could not be put online.</source>
-        <translation type="unfinished"></translation>
+        <translation>Ihre ID konnte nicht online gebracht werden.</translation>
     </message>
     <message>
         <location line="+22"/>
         <source>Tor could not start or connect: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Tor konnte nicht starten oder sich nicht verbinden: %1</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Connecting is taking longer than it should. This network may be offline or block Tor. Check the connection, look at tor&apos;s messages, or try bridges.</source>
-        <translation type="unfinished"></translation>
+        <translation>Die Verbindung dauert länger als sie sollte. Dieses Netz ist vielleicht offline oder blockiert Tor. Prüfen Sie die Verbindung, sehen Sie sich die Meldungen von tor an oder versuchen Sie Bridges.</translation>
     </message>
 </context>
 </TS>
