@@ -368,7 +368,8 @@ private slots:
         report_["flood_settled_within_150_s"] = settled;
         report_["flood_streams_still_open"] = qint64(opened);
         const RefusalCounters& r = victim_->refusals();
-        QVERIFY(r.linksOverLimit + r.linksUnproven > 0);
+        // Streams tor reports open may still wait in the socket's accept queue a moment.
+        QTRY_VERIFY_WITH_TIMEOUT(r.linksOverLimit + r.linksUnproven > 0, 15000);
         friendCallConnects();
     }
 
