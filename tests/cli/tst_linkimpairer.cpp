@@ -110,12 +110,12 @@ private:
         s->connectToHost(QHostAddress(QHostAddress::LocalHost), relay_->ports()[std::size_t(slot)]);
         s->write(kSocksRequest);
         // The reply, or the relay closing a refused stream (the caller checks which).
-        QTest::qWaitFor(
+        static_cast<void>(QTest::qWaitFor(
             [&] {
                 return s->bytesAvailable() >= kSocksReply.size() ||
                        s->state() == QAbstractSocket::UnconnectedState;
             },
-            10000);
+            10000));
         return s;
     }
 

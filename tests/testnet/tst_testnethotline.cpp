@@ -57,7 +57,8 @@ private slots:
         const tor::TorLaunchConfig hotlineBase = testnet::clientConfig(QStringLiteral("hotline"));
         tor::HotlineService hotline(tor::OnionIdentity::generate(),
                                     {hotlineBase.dataDirectory, kVirtualPort, listener.torTarget(),
-                                     hotlineBase.extraTorrcLines});
+                                     hotlineBase.extraTorrcLines,
+                                     hotlineBase.torExecutableSetting});
         tor::TorLauncher caller(testnet::clientConfig(QStringLiteral("hotline-caller")));
         QElapsedTimer timer;
         timer.start();

@@ -117,6 +117,8 @@ private:
         TorLaunchConfig config;
         config.dataDirectory = dir.path();
         config.torExecutableSetting = writeScript(dir, QStringLiteral("fake-tor"), kControlPortTor);
+        // The fake tor dials this control, not whichever was constructed last.
+        qputenv("FAKE_TOR_CONTROL_PORT", QByteArray::number(control.server.serverPort()));
         TorLauncher launcher(config);
         launcher.start();
         const bool failed =

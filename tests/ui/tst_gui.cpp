@@ -366,7 +366,7 @@ private slots:
         };
         QTRY_VERIFY2_WITH_TIMEOUT(rowsRising() >= 8, qPrintable(rowsShown()), 15000);
         // How many rise in all: every open link is meant to carry traffic (nothing asserted).
-        QTest::qWaitFor([&] { return rowsRising() >= linksUp(); }, 10000);
+        static_cast<void>(QTest::qWaitFor([&] { return rowsRising() >= linksUp(); }, 10000));
         qInfo("dashboard rows with rising record counts: %d of %lld (%d up)", rowsRising(),
               qlonglong(model->rowCount()), linksUp());
         recordStall("dialling, ringing and the first seconds of the call");
