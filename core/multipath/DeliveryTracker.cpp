@@ -15,19 +15,23 @@ void DeliveryTracker::onSent(Time now, LinkId link, std::uint32_t txSeq) {
 }
 
 void DeliveryTracker::onAcknowledged(LinkId link, std::uint8_t newestLow8) {
-    if (link >= kMaxLinks)
+    if (link >= kMaxLinks || lastAcknowledged_[link] == newestLow8)
         return;
     auto& q = outstanding_[link];
     const auto covered = std::find_if(q.rbegin(), q.rend(), [newestLow8](const Sent& s) {
         return std::uint8_t(s.txSeq) == newestLow8;
     });
-    if (covered != q.rend())
-        q.erase(q.begin(), covered.base());
+    if (covered == q.rend())
+        return;
+    q.erase(q.begin(), covered.base());
+    lastAcknowledged_[link] = newestLow8;
 }
 
 void DeliveryTracker::resetLink(LinkId link) {
-    if (link < kMaxLinks)
-        outstanding_[link].clear();
+    if (link >= kMaxLinks)
+        return;
+    outstanding_[link].clear();
+    lastAcknowledged_[link].reset();
 }
 
 std::optional<Millis> DeliveryTracker::oldestUnacknowledged(Time now, LinkId link) const {

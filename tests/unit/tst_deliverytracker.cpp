@@ -47,6 +47,24 @@ private slots:
         QCOMPARE(*t.oldestUnacknowledged(100ms, 4), 70ms);
     }
 
+    void repeatedStaleAcknowledgementDoesNotHideAStall() {
+        // The peer repeats the newest transmission it has on the link in every report. While the
+        // link is stalled that number stays put; a record sent 256 transmissions later carries
+        // the same low 8 bits and must not count as delivered by the stale repeat.
+        DeliveryTracker t;
+        t.onSent(0ms, 1, 0x210);
+        t.onAcknowledged(1, 0x10);
+        QVERIFY(!t.oldestUnacknowledged(100ms, 1).has_value());
+        t.onSent(1000ms, 1, 0x240);
+        t.onSent(2000ms, 1, 0x310);
+        t.onAcknowledged(1, 0x10);
+        QCOMPARE(*t.oldestUnacknowledged(3000ms, 1), 2000ms);
+        t.onAcknowledged(1, 0x40); // the link moves again: real progress is taken
+        QCOMPARE(*t.oldestUnacknowledged(3000ms, 1), 1000ms);
+        t.onAcknowledged(1, 0x10); // ... and then the same bits acknowledge the newer record
+        QVERIFY(!t.oldestUnacknowledged(3000ms, 1).has_value());
+    }
+
     void resetAndOutOfRange() {
         DeliveryTracker t;
         t.onSent(0ms, 3, 1);
