@@ -41,9 +41,9 @@ from torcontrol import (Control, alive, client_ready, consensus_complete,  # noq
 
 AUTHORITIES = 3
 READY_TIMEOUT = 120.0
-# From the start of the relays until the consensus lists every node. The first vote waits until
-# every authority holds every node's descriptor, so this is normally 3-10 s; it only runs out
-# when something is broken (then a consensus would otherwise take V3AuthVotingInterval, 300 s).
+# From the authorities' start until the consensus lists every node: normally 6-12 s, as the first
+# vote waits until every authority holds every node's descriptor. It runs out only when something
+# is broken (a missing node would otherwise wait V3AuthVotingInterval, 300 s, for the next vote).
 CONSENSUS_TIMEOUT = 60.0
 NODE_START_TIMEOUT = 30.0
 # A node whose descriptor an authority still lacks this long after the node started lost its
@@ -356,7 +356,8 @@ def start_servers(root, args, auths, relays, deadline):
     """Starts the authorities, then the relays, holds the first vote until every authority has
     every node's descriptor, releases it. Returns the nodes started again and the release time.
     Fault injection for tests: --early-relay starts the first relay before the authorities listen
-    (its upload is lost), --late-relay starts the last one that many seconds after the others."""
+    (its upload is lost), --late-relay starts the last one that many seconds after the
+    authorities listen (they used to vote first 2-5 s after their start)."""
     early = relays[:1] if args.early_relay else []
     late = relays[-1:] if args.late_relay else []
     started = {}
@@ -372,22 +373,17 @@ def start_servers(root, args, auths, relays, deadline):
         wait_until(lambda n=node: listening(n.dir_port), NODE_START_TIMEOUT,
                    f"{node.nick}'s DirPort to listen")
         started[node.nick] = time.monotonic()
+    listening_since = time.monotonic()
     on_time = [n for n in relays if n not in early and n not in late]
     for node in on_time:
         request_start(root, node)
-    for node in on_time:
+    for node in on_time + late:
+        if node in late:
+            time.sleep(max(0.0, listening_since + args.late_relay - time.monotonic()))
+            request_start(root, node)
         wait_started(node)
         started[node.nick] = time.monotonic()
-    servers = auths + relays
-    again = []
-    if late:
-        again += gather_descriptors(root, auths, [n for n in servers if n not in late], started,
-                                    deadline)
-        time.sleep(args.late_relay)
-        request_start(root, late[0])
-        wait_started(late[0])
-        started[late[0].nick] = time.monotonic()
-    again += gather_descriptors(root, auths, servers, started, deadline)
+    again = gather_descriptors(root, auths, auths + relays, started, deadline)
     release_first_vote(auths)
     return again, time.monotonic()
 
@@ -579,7 +575,8 @@ def main():
                       help="seconds from the authorities' start to a consensus listing every "
                            "relay (the first vote waits for every relay's descriptor)")
     p_up.add_argument("--late-relay", type=float, default=0.0, metavar="SECONDS",
-                      help="fault injection: start the last relay SECONDS after the others")
+                      help="fault injection: start the last relay SECONDS after the "
+                           "authorities listen")
     p_up.add_argument("--early-relay", action="store_true",
                       help="fault injection: start the first relay before the authorities "
                            "listen, so that its descriptor upload is lost")
