@@ -7,6 +7,7 @@ the app's own is allowed and changes nothing for the app. Only the Python standa
 
     torfaults.py circuits --network NET --data-dir APP [--data-dir APP2]   # relays of the call
     torfaults.py kill|stop|restart --network NET NODE [--seconds 5]
+    torfaults.py bandwidths --network NET [--others KBPS] [NICK=KBPS ...]   # waits for the vote
 """
 
 import argparse
@@ -41,6 +42,19 @@ def parse_circuit(line):
     return circuit
 
 
+def consensus_weights(lines):
+    """Each node's weight in a consensus (GETINFO ns/all: the `w Bandwidth=` lines, KB/s), by
+    nickname. Clients pick every hop of a path with a probability proportional to it."""
+    weights, nick = {}, None
+    for line in lines:
+        line = line[len("ns/all="):] if line.startswith("ns/all=") else line
+        if line.startswith("r "):
+            nick = line.split()[1]
+        elif line.startswith("w ") and nick:
+            weights[nick] = int(re.search(r"Bandwidth=(\d+)", line).group(1))
+    return weights
+
+
 class AppTor:
     """The tor of one OnionVoice instance, found through the instance's data directory."""
 
@@ -70,6 +84,9 @@ class AppTor:
         lines = [l[len("circuit-status="):] if l.startswith("circuit-status=") else l
                  for l in lines]
         return [parse_circuit(l) for l in lines if len(l.split()) >= 2]
+
+    def consensus_weights(self):
+        return consensus_weights(self.getinfo("ns/all"))
 
     def call_circuits(self):
         return [c for c in self.circuits() if c["status"] == "BUILT" and
@@ -117,6 +134,28 @@ class Network:
 
     def relays(self):
         return [n for n in self.nodes.values() if n.kind == "relay"]
+
+    def set_bandwidths(self, bandwidths, others, timeout=400):
+        """Has the authorities vote these measured bandwidths (nick -> KB/s, `others` for the
+        nodes not named) and waits for the consensus that carries them (the next vote, up to
+        V3AuthVotingInterval away). For experiments: a network whose paths crowd onto a few
+        relays, as with self-reported weights (README, Reliability)."""
+        nodes = list(self.nodes.values())
+        testnet.write_bandwidths(self.root, nodes, bandwidths, others)
+        wanted = testnet.read_bandwidths(self.root)
+        relays = {n.nick for n in self.relays()}
+        auth = next(n for n in nodes if n.kind == "auth")
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            control = testnet.Control.of(auth)
+            try:
+                weights = consensus_weights(control.command("GETINFO ns/all"))
+            finally:
+                control.close()
+            if all(weights.get(n) == wanted[n] for n in relays if n in weights):
+                return weights
+            time.sleep(2)
+        raise RuntimeError("no consensus with the new bandwidths")
 
 
 def relay_load(network, circuits):
@@ -174,8 +213,18 @@ def main():
         p.add_argument("--network", required=True)
         p.add_argument("node")
         p.add_argument("--seconds", type=float, default=5.0)
+    p = sub.add_parser("bandwidths", help="the measured bandwidths the authorities vote (KB/s); "
+                       "waits for the consensus that carries them")
+    p.add_argument("--network", required=True)
+    p.add_argument("--others", type=int, default=testnet.MEASURED_BANDWIDTH,
+                   help="for the nodes not named")
+    p.add_argument("bandwidths", nargs="*", metavar="NICK=KBPS")
     args = parser.parse_args()
     network = Network(args.network)
+    if args.command == "bandwidths":
+        wanted = {nick: int(bw) for nick, bw in (a.split("=", 1) for a in args.bandwidths)}
+        print(json.dumps(network.set_bandwidths(wanted, args.others), indent=1))
+        return
     if args.command == "circuits":
         report = {}
         for data_dir in args.data_dir:

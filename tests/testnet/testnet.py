@@ -176,9 +176,50 @@ def voting_options(held, now):
             "TestingV3AuthVotingStartOffset": max(until, key=until.get)}
 
 
+# Every relay's bandwidth as the real network's bandwidth scanners would measure it (KB/s): the
+# same for all, so clients spread their paths over the relays as they do over the real network's
+# thousands. Without it the consensus weights are what each relay reports having carried: 0 for
+# all in the first consensus (tor then picks uniformly), but from the next vote on a few KB/s for
+# the relays that happened to carry bootstrap traffic and 0 for the rest (measured: authorities
+# 10-15, seven relays 1-4, five 0; after calls 1-116), and tor never picks a node of weight 0
+# while others weigh more. Paths then crowd onto a few relays: tests/faults killed one that
+# carried 20 of a call's 24 circuits, and with it gone tor kept building every new circuit
+# through it, so no link came back (README, Reliability). The authorities do not apply these
+# lines to themselves (they keep their own 0-20 KB/s), so paths use the plain relays.
+MEASURED_BANDWIDTH = 1000
+
+
+def write_bandwidths(root, nodes, bandwidths=None, default=MEASURED_BANDWIDTH):
+    """The authorities' V3BandwidthsFile (bandwidth-file-spec 1.0.0), read at every vote; a node
+    not in `bandwidths` (nick -> KB/s) gets `default`."""
+    path = os.path.join(root, "bandwidths")
+    with open(path + ".new", "w") as f:
+        f.write(f"{int(time.time())}\n")
+        for node in nodes:
+            if node.fingerprint:
+                bw = (bandwidths or {}).get(node.nick, default)
+                f.write(f"node_id=${node.fingerprint} bw={bw} nick={node.nick}\n")
+    os.replace(path + ".new", path)
+    return path
+
+
+def read_bandwidths(root):
+    """The measured bandwidths the authorities vote (nick -> KB/s); empty without a file."""
+    try:
+        with open(os.path.join(root, "bandwidths")) as f:
+            lines = f.read().splitlines()[1:]
+    except FileNotFoundError:
+        return {}
+    fields = [dict(kv.split("=", 1) for kv in line.split()) for line in lines]
+    return {f["nick"]: int(f["bw"]) for f in fields}
+
+
 def write_torrcs(root, state, owner_pid, vote_held):
     nodes = state["nodes"]
     auths = [n for n in nodes if n.kind == "auth"]
+    bandwidths = os.path.join(root, "bandwidths")
+    if not os.path.exists(bandwidths):
+        write_bandwidths(root, nodes)
     for node in nodes:
         lines = [f"Nickname {node.nick}", f"DataDirectory {node.dir}",
                  f"PidFile {node.dir}/pid", f"Log notice file {node.dir}/notice.log",
@@ -210,6 +251,8 @@ def write_torrcs(root, state, owner_pid, vote_held):
             lines += [f"{k} {v}" for k, v in voting_options(vote_held, time.time()).items()]
         elif node.kind == "relay":
             lines += ["DirCache 0"]
+        if node.kind == "auth":
+            lines += [f"V3BandwidthsFile {bandwidths}"]
         with open(os.path.join(node.dir, "torrc.new"), "w") as f:
             f.write("\n".join(lines) + "\n")
         os.replace(os.path.join(node.dir, "torrc.new"), os.path.join(node.dir, "torrc"))
