@@ -186,13 +186,15 @@ class RelayFault(Fault):
 
 class RelayKill(RelayFault):
     name = "relay_kill"
+    killed = None
 
     def inject(self):
         self.killed = self.target()
         self.run.network.kill(self.killed)
 
     def restore(self):
-        self.run.network.restart(self.killed)
+        if self.killed:
+            self.run.network.restart(self.killed)
 
 
 class GuardKill(RelayKill):
