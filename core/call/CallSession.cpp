@@ -97,7 +97,10 @@ void CallSession::slotUp(std::uint8_t slot) {
 void CallSession::closeSilentLinks() {
     const multipath::Time t = now();
     for (std::uint8_t slot = 0; slot < agreed.links; ++slot)
-        if (slotStates[slot] == SlotState::Up && silence.silent(slot, t))
+        if (slotStates[slot] == SlotState::Up &&
+            silence.silent(slot, t,
+                           endpoint ? endpoint->delivery().oldestUnacknowledged(t, slot)
+                                    : std::nullopt))
             closeSlot(slot, QStringLiteral("silent while the other links deliver"));
 }
 

@@ -14,9 +14,13 @@ void SilentLinkWatch::heard(std::uint8_t slot, multipath::Time now) {
     lastHeardAny_ = std::max(lastHeardAny_, now);
 }
 
-bool SilentLinkWatch::silent(std::uint8_t slot, multipath::Time now) const {
-    return slot < lastHeard_.size() && now - lastHeard_[slot] > limit_ &&
-           now - lastHeardAny_ < kPeerHeard;
+bool SilentLinkWatch::silent(std::uint8_t slot, multipath::Time now,
+                             std::optional<multipath::Millis> unacknowledged) const {
+    if (slot >= lastHeard_.size() || now - lastHeardAny_ >= kPeerHeard)
+        return false;
+    const multipath::Time silence = now - lastHeard_[slot];
+    return silence > limit_ || (silence >= unacknowledgedLimit_ && unacknowledged &&
+                                *unacknowledged >= unacknowledgedLimit_);
 }
 
 } // namespace onionvoice::call

@@ -8,6 +8,14 @@
 // it, and the caller dials a new one (an idle link closed by mistake costs one redial, no audio).
 // Silence on every link is not one link's fault (the peer's process or this machine stalled, or
 // the network is gone): the network-loss timeout deals with that.
+//
+// A link silent for 10 s whose records to the peer have also gone unacknowledged for 10 s counts
+// as dead sooner: the peer's reports arrive on the other links several times a second, so its
+// silence about this one is not idleness. Seen in 3 of 22 relay_kill runs (30-s calls): the
+// callee's end closed when the relay died, the caller's end stayed open, and the callee ran on 11
+// of 12 links to the end of the call while the caller's records on the slot went unacknowledged.
+// 10 s, not less: a relay stopped for 5 s (tests/faults relay_stop) delays its links that long
+// and they resume.
 #pragma once
 
 #include "multipath/Types.h"
@@ -15,22 +23,29 @@
 #include <array>
 #include <chrono>
 #include <cstdint>
+#include <optional>
 
 namespace onionvoice::call {
 
 class SilentLinkWatch {
 public:
-    explicit SilentLinkWatch(std::chrono::milliseconds limit = std::chrono::milliseconds(30000))
-        : limit_(limit) {}
+    explicit SilentLinkWatch(
+        std::chrono::milliseconds limit = std::chrono::milliseconds(30000),
+        std::chrono::milliseconds unacknowledgedLimit = std::chrono::milliseconds(10000))
+        : limit_(limit)
+        , unacknowledgedLimit_(unacknowledgedLimit) {}
 
     // A genuine record arrived on the slot, or its link (re)joined the call.
     void heard(std::uint8_t slot, multipath::Time now);
-    // True when the slot has been silent for longer than the limit while the peer was heard on
-    // another link within the last second.
-    bool silent(std::uint8_t slot, multipath::Time now) const;
+    // True when, while the peer was heard on another link within the last second, the slot has
+    // been silent for longer than the limit, or for the unacknowledged limit while the oldest of
+    // our records on it (`unacknowledged`, from the peer's reports) has waited that long.
+    bool silent(std::uint8_t slot, multipath::Time now,
+                std::optional<multipath::Millis> unacknowledged = std::nullopt) const;
 
 private:
     multipath::Time limit_;
+    multipath::Time unacknowledgedLimit_;
     std::array<multipath::Time, multipath::kMaxLinks> lastHeard_{};
     multipath::Time lastHeardAny_{};
 };

@@ -27,6 +27,37 @@ private slots:
         QVERIFY(!watch.silent(2, t0 + 12s));
     }
 
+    void aSilentLinkThePeerDoesNotAcknowledgeIsDeadSooner() {
+        // relay_kill: the peer's end of slot 2 closed, ours stayed open; the peer's reports, on
+        // the other links, acknowledge nothing we sent on it since.
+        SilentLinkWatch watch(30s, 10s);
+        const onionvoice::multipath::Time t0 = 1h;
+        for (std::uint8_t slot = 0; slot < 3; ++slot)
+            watch.heard(slot, t0);
+        for (auto t = t0; t <= t0 + 12s; t += 500ms) {
+            watch.heard(0, t);
+            watch.heard(1, t);
+        }
+        QVERIFY(!watch.silent(2, t0 + 9s, 9s));
+        QVERIFY(watch.silent(2, t0 + 10s, 10s));
+        // Silent but with nothing outstanding (an idle link), or acknowledged: only the 30 s.
+        QVERIFY(!watch.silent(2, t0 + 12s));
+        QVERIFY(!watch.silent(2, t0 + 12s, 200ms));
+        // Records unacknowledged for 10 s on a link the peer still sends on: a slow link, not
+        // a dead one.
+        QVERIFY(!watch.silent(0, t0 + 12s, 11s));
+    }
+
+    void aLinkStalledForAFewSecondsIsNotDead() {
+        // relay_stop: a relay on the link's path stopped for 5 s; the link resumes afterwards.
+        SilentLinkWatch watch;
+        const onionvoice::multipath::Time t0 = 1h;
+        watch.heard(0, t0);
+        watch.heard(1, t0);
+        watch.heard(1, t0 + 6s);
+        QVERIFY(!watch.silent(0, t0 + 6s, 6s));
+    }
+
     void silenceOnEveryLinkIsNotALinksFault() {
         // The peer's process stalled (or ours, or the whole network): closing links would only
         // add work once it is back; the network-loss timeout decides about the call.
