@@ -201,7 +201,7 @@ void CallEngine::dial(const QString& address) {
     connect(call_->pool, &net::LinkPool::linkUp, this, &CallEngine::onPoolLinkUp);
     connect(call_->pool, &net::LinkPool::linkDown, this, &CallEngine::onPoolLinkDown);
     connect(call_->pool, &net::LinkPool::recordReceived, this, &CallEngine::onRecord);
-    relinkRescue_ = RelinkRescue{};
+    relinkRescue_.startCall();
     const auto contact = contacts_.find(check.address);
     dialHandshakeLink(call_->pool, launcher->controller(), check.address,
                       contact ? contact->outboundAuthPrivateKey : QByteArray());

@@ -29,4 +29,8 @@ void RelinkRescue::linkUp(std::uint8_t slot) {
         failures_[slot] = 0;
 }
 
+void RelinkRescue::startCall() {
+    failures_.fill(0);
+}
+
 } // namespace onionvoice::call

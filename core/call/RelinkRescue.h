@@ -15,6 +15,14 @@
 // "unusable" and answered every attempt "introduction failed" (SOCKS 0xF2) until the purge. That
 // answer, or "descriptor not found" (0xF0: every HSDir asked recently), is tor saying that its
 // state is stuck, not that one circuit was unlucky: it asks for the purge at once.
+//
+// A purge costs anonymity: in tor 0.4.9 NEWNYM also replaces the 4 vanguards-lite layer-2 relays
+// of every onion-service circuit (info log: "Adding 4 guards to Layer2 routerset" right after the
+// purge), which tor otherwise keeps 1-12 days so that an attacker's middle relays seldom become
+// one and see the guard behind it. Whoever can make our introductions fail (the peer we call,
+// by refusing them) could make us pick new ones at every purge. So at most one purge per 10
+// minutes, across calls: a later stuck state waits for tor's introduction-point failures to
+// expire (2 minutes) while the call goes on over its remaining links.
 #pragma once
 
 #include "multipath/Types.h"
@@ -31,9 +39,10 @@ public:
     using Clock = std::chrono::steady_clock;
     struct Config {
         int failedAttempts = 3; // in a row in one slot
-        // tor delays a NEWNYM that follows another within 10 s; a delayed purge would also drop
-        // a client-auth key given to tor after it.
-        std::chrono::milliseconds minInterval{15000};
+        // Between two purges (see above); at least 10 s, since tor delays a NEWNYM that follows
+        // another within 10 s, and a delayed purge would also drop a client-auth key given to
+        // tor after it.
+        std::chrono::milliseconds minInterval{std::chrono::minutes(10)};
     };
 
     RelinkRescue() = default;
@@ -49,6 +58,8 @@ public:
     // An attempt to open a link in `slot` failed. True when tor's state should be purged now.
     bool attemptFailed(std::uint8_t slot, Clock::time_point now, Failure failure = Failure::Other);
     void linkUp(std::uint8_t slot);
+    // A new call: its slots start without failures; the time of the last purge is kept.
+    void startCall();
 
 private:
     Config config_;

@@ -42,9 +42,22 @@ private slots:
         QCOMPARE(RelinkRescue::classify(0xF3), RelinkRescue::Failure::Other); // one rendezvous
         QCOMPARE(RelinkRescue::classify(0), RelinkRescue::Failure::Other);    // e.g. a timeout
         QVERIFY(rescue.attemptFailed(7, t0, RelinkRescue::classify(0xF2)));
-        // Still spaced out: tor delays a NEWNYM that follows another within 10 s.
         QVERIFY(!rescue.attemptFailed(7, t0 + 5s, RelinkRescue::classify(0xF2)));
-        QVERIFY(rescue.attemptFailed(8, t0 + 16s, RelinkRescue::classify(0xF0)));
+    }
+
+    void aPeerRefusingIntroductionsCannotRotateOurVanguards() {
+        // Each purge (NEWNYM) also replaces tor's vanguards-lite layer-2 relays. A peer that
+        // keeps our introductions failing, call after call, gets one purge per 10 minutes.
+        RelinkRescue rescue;
+        const auto t0 = RelinkRescue::Clock::time_point{} + 1h;
+        const auto stuck = RelinkRescue::classify(0xF2);
+        QVERIFY(rescue.attemptFailed(0, t0, stuck));
+        std::uint8_t slot = 0;
+        for (auto t = t0 + 15s; t < t0 + 9min; t += 15s, slot = std::uint8_t((slot + 1) % 12))
+            QVERIFY(!rescue.attemptFailed(slot, t, stuck));
+        rescue.startCall(); // the user calls again
+        QVERIFY(!rescue.attemptFailed(0, t0 + 9min + 30s, stuck));
+        QVERIFY(rescue.attemptFailed(0, t0 + 10min + 1s, stuck));
     }
 
     void purgesAreSpacedOut() {
