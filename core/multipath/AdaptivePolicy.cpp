@@ -103,10 +103,8 @@ LinkSelection AdaptivePolicy::select(const SchedulingContext& c) {
 
     // Never the previous packet's link while another is up (its record carries this frame's
     // predecessor); the link before that only when it is clearly better than a third stream.
-    // The cheapest link, counting how prone it is to spike with the previous packets' links; of
-    // links that cost the same (reports come in 4 ms units), the least recently used. Links a few
-    // ms slower do not take turns: the chosen link is also the rescuer of the previous frame, and
-    // exploration keeps idle links measured.
+    // Among links about equally good, the least prone to spike with the previous packets' links,
+    // then the least recently used, so the good links take turns and stay measured.
     const auto cost = [&](const Candidate& cand) {
         return double(cand.tail.count()) + diversityCost(cand.link) +
                (cand.link == recent_[1] ? double(tuning_.reusePenalty.count()) : 0.0);
@@ -117,8 +115,9 @@ LinkSelection AdaptivePolicy::select(const SchedulingContext& c) {
         if (cand.link == recent_[0] && candidates.size() > 1)
             continue;
         const double v = cost(cand);
-        const bool better =
-            !chosen || v < chosenCost || (v == chosenCost && cand.lastUsed < chosen->lastUsed);
+        const bool better = !chosen || v < chosenCost - double(tuning_.tieMargin.count()) ||
+                            (v <= chosenCost + double(tuning_.tieMargin.count()) &&
+                             cand.lastUsed < chosen->lastUsed);
         if (better) {
             chosen = &cand;
             chosenCost = v;

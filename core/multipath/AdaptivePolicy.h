@@ -2,13 +2,9 @@
 //  - tail rule: a link is judged by the largest delay known for it over the last second (the
 //    peer's reports, our view of the reverse direction, overdue acknowledgements; one round trip
 //    late) less a slack, never by a lucky newest sample alone;
-//  - rotation: each packet goes to the link with the smallest cost, never to the previous
+//  - rotation: each packet goes to a link with one of the smallest tails, never to the previous
 //    packet's link, and to the one before only when a third link is clearly worse, so a frame and
-//    its two piggybacked copies travel on different TCP streams; links of equal cost take turns.
-//    The next packet's link is the rescuer of this packet's frame (its piggybacked copy arrives
-//    there one packet period later), so a frame whose link stalls arrives after that period plus
-//    the rescuer's delay: the p99 follows the rescuer's delay, and no link a few ms slower than
-//    the best gets a turn just because it was used less recently;
+//    its two piggybacked copies travel on different TCP streams; equally good links take turns;
 //  - diversity: among those, the link least prone to spike together with the links of the
 //    previous packets (learnt from simultaneous delay excursions: links behind one guard do);
 //  - a second copy only while the chosen link's tail is bad, within a small cell budget;
@@ -28,6 +24,8 @@ struct AdaptiveTuning {
     // Cost added to the link of the packet before the previous one: a third stream keeps a frame's
     // three copies apart unless it is this much slower.
     Millis reusePenalty{18};
+    // Links whose costs differ by less than this count as equally good (then: least recently used).
+    Millis tieMargin{8};
     // Cost added to a link that spikes together with the previous packet's link (half for the
     // packet before), once the co-spiking ratio (LinkTails::coSpiking) reaches the evidence level.
     double coSpikePenaltyMs = 40;

@@ -173,28 +173,6 @@ private slots:
         QVERIFY(used.contains(0));
     }
 
-    void adaptiveAlternatesTheFastestLinksWithoutTakingTurnsOnSlowerOnes() {
-        // Link 0 is the fastest, link 1 a little slower, link 2 slower still; link 0 carried a
-        // record just before. The next packet's link is also the rescuer of the previous frame,
-        // so packets alternate between the two fastest links: a link 4 ms slower than the best
-        // gets no turn for having been used less recently, and link 2 none at all.
-        World w(4);
-        AdaptivePolicy p(withoutExploration());
-        PeerReports report{w};
-        w.groups.markUsed(900ms, 0);
-        std::vector<LinkId> sequence;
-        LinkId previous = kNoLink;
-        for (Time now = 1000ms; now < 1240ms; now += 40ms) {
-            report(now, {20, 24, 60, 400});
-            const auto s = w.pick(p, now, previous);
-            QCOMPARE(s.size(), std::size_t(1));
-            w.groups.markUsed(now, s[0]);
-            sequence.push_back(s[0]);
-            previous = s[0];
-        }
-        QCOMPARE(sequence, ids({0, 1, 0, 1, 0, 1}));
-    }
-
     void adaptiveKeepsLinksThatSpikeTogetherApart() {
         // Links 0 and 1 spike together (one guard); link 2 spikes alone. All three are equally
         // fast otherwise. Once that is learnt, a packet on 0 or 1 is never followed by one on
