@@ -6,19 +6,29 @@
 using namespace onionvoice::call;
 using namespace std::chrono_literals;
 
+namespace {
+
+const onionvoice::multipath::Time t0 = 1h;
+
+// Slots 0-2 heard at t0; then slots 0 and 1 keep delivering every 500 ms for `span` while slot
+// 2's far end is gone but its stream stays open.
+void twoOfThreeKeepDelivering(SilentLinkWatch& watch, onionvoice::multipath::Time span) {
+    for (std::uint8_t slot = 0; slot < 3; ++slot)
+        watch.heard(slot, t0);
+    for (auto t = t0; t <= t0 + span; t += 500ms) {
+        watch.heard(0, t);
+        watch.heard(1, t);
+    }
+}
+
+} // namespace
+
 class SilentLinkWatchTest : public QObject {
     Q_OBJECT
 private slots:
     void aLinkSilentWhileOthersDeliverIsDead() {
         SilentLinkWatch watch(10s);
-        const onionvoice::multipath::Time t0 = 1h;
-        for (std::uint8_t slot = 0; slot < 3; ++slot)
-            watch.heard(slot, t0);
-        // Slots 0 and 1 keep delivering; slot 2's far end is gone but its stream stays open.
-        for (auto t = t0; t <= t0 + 12s; t += 500ms) {
-            watch.heard(0, t);
-            watch.heard(1, t);
-        }
+        twoOfThreeKeepDelivering(watch, 12s);
         QVERIFY(!watch.silent(2, t0 + 9s));
         QVERIFY(watch.silent(2, t0 + 12s));
         QVERIFY(!watch.silent(0, t0 + 12s));
@@ -31,13 +41,7 @@ private slots:
         // relay_kill: the peer's end of slot 2 closed, ours stayed open; the peer's reports, on
         // the other links, acknowledge nothing we sent on it since.
         SilentLinkWatch watch(30s, 10s);
-        const onionvoice::multipath::Time t0 = 1h;
-        for (std::uint8_t slot = 0; slot < 3; ++slot)
-            watch.heard(slot, t0);
-        for (auto t = t0; t <= t0 + 12s; t += 500ms) {
-            watch.heard(0, t);
-            watch.heard(1, t);
-        }
+        twoOfThreeKeepDelivering(watch, 12s);
         QVERIFY(!watch.silent(2, t0 + 9s, 9s));
         QVERIFY(watch.silent(2, t0 + 10s, 10s));
         // Silent but with nothing outstanding (an idle link), or acknowledged: only the 30 s.
@@ -51,7 +55,6 @@ private slots:
     void aLinkStalledForAFewSecondsIsNotDead() {
         // relay_stop: a relay on the link's path stopped for 5 s; the link resumes afterwards.
         SilentLinkWatch watch;
-        const onionvoice::multipath::Time t0 = 1h;
         watch.heard(0, t0);
         watch.heard(1, t0);
         watch.heard(1, t0 + 6s);
@@ -62,7 +65,6 @@ private slots:
         // The peer's process stalled (or ours, or the whole network): closing links would only
         // add work once it is back; the network-loss timeout decides about the call.
         SilentLinkWatch watch(10s);
-        const onionvoice::multipath::Time t0 = 1h;
         for (std::uint8_t slot = 0; slot < 12; ++slot)
             watch.heard(slot, t0);
         for (std::uint8_t slot = 0; slot < 12; ++slot)
