@@ -1,7 +1,8 @@
 // OnionVoice's own scheduling policy, built for a robust tail rather than a low median:
 //  - tail rule: a link is judged by the largest delay known for it over the last second (the
 //    peer's reports, our view of the reverse direction, overdue acknowledgements; one round trip
-//    late) less a slack, never by a lucky newest sample alone;
+//    late), drained for its age, less a slack, never by a lucky newest sample alone; a link
+//    unheard for longer by its usual delay, not as if it had become good;
 //  - rotation: each packet goes to a link with one of the smallest tails, never to the previous
 //    packet's link, and to the one before only when a third link is clearly worse, so a frame and
 //    its two piggybacked copies travel on different TCP streams; equally good links take turns;
@@ -10,7 +11,8 @@
 //  - a second copy only while the chosen link's tail is bad, within a small cell budget;
 //  - exploration: while the call is calm, now and then the copy budget sends a packet's second
 //    copy to the live link that has been idle longest, so every link carries traffic and its
-//    measurements (and the peer's reports of it) stay fresh.
+//    measurements (and the peer's reports of it) stay fresh: that, not optimism about idle
+//    links, is how a link that got better is found.
 #pragma once
 
 #include "LinkTails.h"

@@ -25,10 +25,12 @@ void LinkTails::observe(Time now, LinkId link, Millis delay) {
     l.recent.push_back({now, delay});
     while (!l.recent.empty() && l.recent.front().at <= now - settings_.window)
         l.recent.pop_front();
-    Millis largest{0};
+    double largestMs = 0;
     for (const Observation& o : l.recent)
-        largest = std::max(largest, o.delay);
-    l.lastTail = std::max(delay, largest - settings_.slack);
+        largestMs = std::max(largestMs, double(o.delay.count()) -
+                                            settings_.drainMsPerSecond *
+                                                std::chrono::duration<double>(now - o.at).count());
+    l.lastTail = std::max(delay, Millis(std::int64_t(largestMs)) - settings_.slack);
     l.lastHeard = now;
     const double ms = double(delay.count());
     l.baselineMs = l.baselineMs < 0 || ms < l.baselineMs
@@ -73,8 +75,9 @@ Millis LinkTails::tail(Time now, LinkId link) const {
     if (link >= kMaxLinks || !links_[link].lastTail)
         return settings_.unmeasured;
     const Link& l = links_[link];
-    return now - l.lastHeard <= settings_.window ? *l.lastTail
-                                                 : std::min(*l.lastTail, settings_.unmeasured);
+    return now - l.lastHeard <= settings_.window
+               ? *l.lastTail
+               : std::min(*l.lastTail, Millis(std::int64_t(l.baselineMs)));
 }
 
 std::optional<Time> LinkTails::spikeStart(LinkId link) const {

@@ -13,16 +13,22 @@
 namespace onionvoice::multipath {
 
 struct TailSettings {
-    Millis window{1000};  // the tail is the largest delay known over this window ...
+    Millis window{1000}; // the tail is the largest delay known over this window ...
+    // ... each less what a queue drains in the time since it was known (queues at guards and
+    // relays empty at a steady rate; a stalled cell's backlog leaves at once when it moves), so
+    // a short stall seen 0.8 s ago no longer bars the link as if it were still there ...
+    double drainMsPerSecond = 300;
     Millis slack{80};     // ... less this much, and never less than the newest delay known
     Millis fresh{200};    // an observation this recent counts for co-spiking
     Millis excursion{50}; // above the link's own baseline: a spike
     // Per observation round (a packet): about 5000 rounds, 200 s at 40 ms, longer than the gaps
     // of minutes between a guard's spikes, so what one spike taught is there at the next.
     double pairMemory = 0.9998;
-    // Assumed for a link never heard of, or unheard for longer than the window (if its last tail
-    // was worse): a good link's delay, so idle links get tried again once the measured ones do
-    // worse than that.
+    // Assumed for a link never heard of: a good link's delay, so a new circuit gets tried once
+    // the measured links do worse than that. A link heard of before but not within the window is
+    // judged by its baseline (its usual delay, spikes left out): assuming it good again would
+    // send fresh frames to links known to be slow whenever they have been idle for a second;
+    // exploration copies keep those baselines current.
     Millis unmeasured{60};
 };
 
@@ -37,8 +43,9 @@ public:
     void updatePairs(Time now);
     void forget(LinkId link);
 
-    // The link's tail: the largest delay known over the window less the slack, at least the
-    // newest; `unmeasured` (or less) for a link unheard for longer than the window.
+    // The link's tail: the largest delay known over the window, each drained for its age, less
+    // the slack, at least the newest; for a link unheard for longer than the window its baseline
+    // (or its last tail, if lower); `unmeasured` for a link never heard of.
     Millis tail(Time now, LinkId link) const;
     // How often the two links were in a spike together, among the times either was (0 … 1).
     double coSpiking(LinkId a, LinkId b) const;

@@ -1,8 +1,9 @@
 // Unit tests of the scheduling policies: simple, torfone, alternate and double-send as DONAR
 // describes them, and the adaptive policy's rules: stalled links avoided, links judged by their
-// tail, links that spike together kept apart, copies only in trouble and within budget, idle links
-// explored.
+// tail (known delays drained for their age; an idle link by its usual delay), links that spike
+// together kept apart, copies only in trouble and within budget, idle links explored.
 #include "multipath/AdaptivePolicy.h"
+#include "multipath/LinkTails.h"
 #include "multipath/SchedulingPolicy.h"
 
 #include <QTest>
@@ -151,26 +152,76 @@ private slots:
         World w(4);
         AdaptivePolicy p(withoutExploration());
         PeerReports report{w};
-        // Link 0 had a 300 ms spike; its newest delay is the best of all, link 1 is steady.
+        // Link 0 had a 300 ms spike; its newest delay is the best of all, links 1 and 2 steady.
         report(1000ms, {300, 60, 60, 400});
         w.pick(p, 1000ms);
         std::set<LinkId> used;
-        for (int i = 1; i <= 8; ++i) {
-            const Time now = 1000ms + Millis(100 * i);
-            report(now, {8, 60, 60, 400});
-            for (LinkId l : w.pick(p, now))
-                used.insert(l);
-        }
+        const auto packets = [&](Time from) {
+            for (int i = 1; i <= 4; ++i) {
+                const Time now = from + Millis(100 * i);
+                report(now, {8, 60, 60, 400});
+                for (LinkId l : w.pick(p, now))
+                    used.insert(l);
+            }
+        };
+        packets(1000ms);
         QVERIFY(!used.contains(0)); // a newest-sample rule would have used it at once
         QVERIFY(!used.contains(3));
-        // A second after the spike, link 0's tail is its newest delay: it takes its turns.
-        for (int i = 1; i <= 4; ++i) {
-            const Time now = 2000ms + Millis(100 * i);
-            report(now, {8, 60, 60, 400});
-            for (LinkId l : w.pick(p, now))
-                used.insert(l);
-        }
+        // Within the second, what is left of the spike once drained for its age falls below the
+        // others' delays: link 0 takes its turns again.
+        packets(1500ms);
         QVERIFY(used.contains(0));
+    }
+
+    void tailsDrainWhatIsKnownWithItsAge() {
+        // A 300 ms stall known at 0 ms, the link back to 10 ms since: half a second later the
+        // queue would have drained by 150 ms (300 ms/s), so the tail is 300 - 150 - 80 (slack).
+        const TailSettings settings;
+        LinkTails tails(settings);
+        tails.observe(0ms, 0, 300ms);
+        tails.observe(500ms, 0, 10ms);
+        QCOMPARE(tails.tail(500ms, 0), Millis(300 - 150) - settings.slack);
+        // A link in a lasting queue stays judged by it: the newest delay is a floor.
+        tails.observe(0ms, 1, 300ms);
+        tails.observe(500ms, 1, 290ms);
+        QCOMPARE(tails.tail(500ms, 1), 290ms);
+        tails.observe(900ms, 0, 10ms);
+        QCOMPARE(tails.tail(900ms, 0), 10ms);
+    }
+
+    void tailsJudgeALinkUnheardForAWhileByItsUsualDelay() {
+        // Link 0 was always 250 ms slower than the fastest path; unheard for two seconds, it is
+        // still that slow as far as anyone knows. A link never heard of is assumed good.
+        const TailSettings settings;
+        LinkTails tails(settings);
+        for (int i = 0; i < 10; ++i)
+            tails.observe(Millis(100 * i), 0, 250ms);
+        QCOMPARE(tails.tail(3000ms, 0), 250ms);
+        QCOMPARE(tails.tail(3000ms, 1), settings.unmeasured);
+    }
+
+    void adaptiveSendsNoFreshFrameToAnIdleLinkKnownToBeSlow() {
+        // Links 0 and 1 are in a mild spike (90 ms over the fastest path); link 2 is known to be
+        // 250 ms slow but has not been heard of for seconds. Fresh frames stay on 0 and 1: an
+        // idle slow link is not a good link.
+        World w(3);
+        AdaptivePolicy p(withoutExploration());
+        PeerReports report{w};
+        report(1000ms, {90, 90, 250, 0});
+        w.pick(p, 1000ms);
+        Time now = 1000ms;
+        LinkId previous = kNoLink;
+        for (int i = 0; i < 200; ++i, now += 40ms) {
+            Record r = peerRecord(report.tx++, std::uint32_t(toWholeMillis(now)), kNoEcho);
+            for (LinkId l = 0; l < 2; ++l)
+                r.scores.push_back({l, 0, std::uint8_t(90 / kDelayUnitMs), 0});
+            w.monitor.onRecord(now, 1, r);
+            const auto s = w.pick(p, now, previous);
+            QVERIFY2(s[0] != 2,
+                     qPrintable(
+                         QString("fresh frame on the slow link at %1 ms").arg(toWholeMillis(now))));
+            previous = s[0];
+        }
     }
 
     void adaptiveKeepsLinksThatSpikeTogetherApart() {
