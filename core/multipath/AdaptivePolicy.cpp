@@ -32,11 +32,8 @@ std::optional<double> AdaptivePolicy::rankKey(const std::optional<LinkScore>& sc
 // peer's report (exact, one trip late), our own view of the reverse direction of the same circuit
 // (half a trip late: a guard's congestion hits both directions), and how overdue the
 // acknowledgement of our oldest record on it is (a stall that hides every record shows there
-// first). A link that is down is forgotten: its replacement is a new circuit.
+// first). A link that went down or was replaced is forgotten (linkReset).
 void AdaptivePolicy::learn(const SchedulingContext& c, std::span<const LinkId> upLinks) {
-    for (LinkId link = 0; link < kMaxLinks; ++link)
-        if (c.groups.state(link) != LinkState::Up)
-            tails_.forget(link);
     const auto ackRoundTrip = fastestRoundTrip(c, upLinks);
     for (LinkId link : upLinks) {
         std::optional<Millis> known;

@@ -56,6 +56,7 @@ public:
     std::string_view name() const override { return "adaptive"; }
     std::optional<double> rankKey(const std::optional<LinkScore>& score) const override;
     LinkSelection select(const SchedulingContext& context) override;
+    void linkReset(LinkId link) override { tails_.forget(link); }
 
     const LinkTails& tails() const { return tails_; }
 

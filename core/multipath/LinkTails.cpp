@@ -10,6 +10,11 @@ namespace {
 // for its whole length while a lasting change of route is absorbed within seconds.
 constexpr double kBaselineRise = 0.003;
 
+// A link's usual delay averages what is known of it outside spikes over about 50 observations
+// (two seconds of packets): the level an idle link is expected back at, unlike the baseline,
+// which is its floor.
+constexpr double kUsualWeight = 0.02;
+
 // Smoothing prior of the co-spiking ratio: links seen spiking together once are not yet a pair.
 constexpr double kPairPrior = 2.0;
 
@@ -22,9 +27,12 @@ void LinkTails::observe(Time now, LinkId link, Millis delay) {
     if (link >= kMaxLinks)
         return;
     Link& l = links_[link];
-    l.recent.push_back({now, delay});
     while (!l.recent.empty() && l.recent.front().at <= now - settings_.window)
         l.recent.pop_front();
+    // The peer repeats its report of a link until a newer record arrives there: the same delay
+    // again is the same measurement and keeps the time it was first known, so it drains from then.
+    if (l.recent.empty() || l.recent.back().delay != delay)
+        l.recent.push_back({now, delay});
     double largestMs = 0;
     for (const Observation& o : l.recent)
         largestMs = std::max(largestMs, double(o.delay.count()) -
@@ -37,6 +45,8 @@ void LinkTails::observe(Time now, LinkId link, Millis delay) {
                        ? ms
                        : l.baselineMs + kBaselineRise * (ms - l.baselineMs);
     const bool spiking = ms > l.baselineMs + double(settings_.excursion.count());
+    if (!spiking)
+        l.usualMs = l.usualMs < 0 ? ms : l.usualMs + kUsualWeight * (ms - l.usualMs);
     if (spiking && !l.spiking)
         l.spikeStart = now;
     else if (!spiking)
@@ -75,9 +85,11 @@ Millis LinkTails::tail(Time now, LinkId link) const {
     if (link >= kMaxLinks || !links_[link].lastTail)
         return settings_.unmeasured;
     const Link& l = links_[link];
-    return now - l.lastHeard <= settings_.window
-               ? *l.lastTail
-               : std::min(*l.lastTail, Millis(std::int64_t(l.baselineMs)));
+    if (now - l.lastHeard <= settings_.window)
+        return *l.lastTail;
+    // The baseline is higher only when the link was in a long spike when last heard (it creeps
+    // up meanwhile, the usual delay does not).
+    return Millis(std::int64_t(std::max(l.usualMs, l.baselineMs)));
 }
 
 std::optional<Time> LinkTails::spikeStart(LinkId link) const {

@@ -26,9 +26,9 @@ struct TailSettings {
     double pairMemory = 0.9998;
     // Assumed for a link never heard of: a good link's delay, so a new circuit gets tried once
     // the measured links do worse than that. A link heard of before but not within the window is
-    // judged by its baseline (its usual delay, spikes left out): assuming it good again would
-    // send fresh frames to links known to be slow whenever they have been idle for a second;
-    // exploration copies keep those baselines current.
+    // judged by its usual delay (the average of what was known of it outside spikes): assuming
+    // it good again would send fresh frames to links known to be slow whenever they have been
+    // idle for a second; exploration copies keep those estimates current.
     Millis unmeasured{60};
 };
 
@@ -43,9 +43,9 @@ public:
     void updatePairs(Time now);
     void forget(LinkId link);
 
-    // The link's tail: the largest delay known over the window, each drained for its age, less
-    // the slack, at least the newest; for a link unheard for longer than the window its baseline
-    // (or its last tail, if lower); `unmeasured` for a link never heard of.
+    // The link's tail: the largest delay known over the window, each drained for the time since
+    // it was first known, less the slack, at least the newest; for a link unheard for longer than
+    // the window its usual delay; `unmeasured` for a link never heard of.
     Millis tail(Time now, LinkId link) const;
     // How often the two links were in a spike together, among the times either was (0 … 1).
     double coSpiking(LinkId a, LinkId b) const;
@@ -62,6 +62,7 @@ private:
         std::optional<Millis> lastTail;
         Time lastHeard{};
         double baselineMs = -1;
+        double usualMs = -1;
         bool spiking = false;
         std::optional<Time> spikeStart;
     };

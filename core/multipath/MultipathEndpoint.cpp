@@ -28,6 +28,7 @@ void MultipathEndpoint::linkDown(LinkId link) {
 void MultipathEndpoint::resetLink(LinkId link) {
     monitor_.resetLink(link);
     delivery_.resetLink(link);
+    policy_->linkReset(link);
 }
 
 void MultipathEndpoint::maybeRerank(Time now) {

@@ -51,6 +51,9 @@ public:
     // Ranking key used when the groups are re-ranked (lower is better); nullopt ranks last.
     virtual std::optional<double> rankKey(const std::optional<LinkScore>& score) const;
     virtual LinkSelection select(const SchedulingContext& context) = 0;
+    // The link in this slot went down or was replaced: what the policy learnt of it describes
+    // another circuit.
+    virtual void linkReset(LinkId) {}
 };
 
 // The policies by their command-line names.

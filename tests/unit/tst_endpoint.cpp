@@ -1,5 +1,6 @@
 // Unit tests of MultipathEndpoint: records built for each packet (piggybacking, history,
-// acknowledgements), delivery on the other side, and a garbled record rejected without effect.
+// acknowledgements), delivery on the other side, a garbled record rejected without effect, and
+// the policy told of every link reset.
 #include "multipath/MultipathEndpoint.h"
 
 #include <QTest>
@@ -20,6 +21,23 @@ std::unique_ptr<MultipathEndpoint> endpoint(const char* policy, int links = 12) 
 Frame audio(std::uint32_t seq) {
     return {seq, std::vector<std::uint8_t>(160, std::uint8_t(seq))};
 }
+
+// Sends every packet on link 0 and records which links the endpoint reported reset.
+class ResetSpy final : public SchedulingPolicy {
+public:
+    explicit ResetSpy(std::vector<LinkId>& resets)
+        : resets_(resets) {}
+    std::string_view name() const override { return "reset-spy"; }
+    LinkSelection select(const SchedulingContext&) override {
+        LinkSelection s;
+        s.add(0);
+        return s;
+    }
+    void linkReset(LinkId link) override { resets_.push_back(link); }
+
+private:
+    std::vector<LinkId>& resets_;
+};
 
 } // namespace
 
@@ -54,6 +72,19 @@ private slots:
         QCOMPARE(last.frames[1], audio(1));
         QCOMPARE(last.frames[2].seq, 0u);
         QCOMPARE(last.frames[2].quality, FrameQuality::Reduced);
+    }
+
+    void theEndpointTellsThePolicyOfEveryReplacedLink() {
+        // What a policy learnt of a slot describes the circuit that was there: a replacement
+        // that comes up before the next packet must still reach it.
+        std::vector<LinkId> resets;
+        MultipathEndpoint e(EndpointConfig{}, std::make_unique<ResetSpy>(resets));
+        e.linkUp(0);
+        e.linkUp(1);
+        resets.clear();
+        e.linkUp(1); // replaced at once, no packet in between
+        e.linkDown(0);
+        QCOMPARE(resets, (std::vector<LinkId>{1, 0}));
     }
 
     void alternatePiggybacksThePreviousFrameOnAnotherLink() {
