@@ -99,12 +99,18 @@ LinkSelection AdaptivePolicy::select(const SchedulingContext& c) {
     });
 
     // Never the previous packet's link while another is up (its record carries this frame's
-    // predecessor); the link before that only when it is clearly better than a third stream.
+    // predecessor); the link before that, if it spiked lately, only when it is clearly better
+    // than a third stream.
     // Among links about equally good, the least prone to spike with the previous packets' links,
     // then the least recently used, so the good links take turns and stay measured.
+    const auto spikedLately = [&](LinkId link) {
+        const auto last = tails_.lastSpike(link);
+        return last && c.now - *last <= tuning_.reuseAfterSpike;
+    };
     const auto cost = [&](const Candidate& cand) {
+        const bool reuse = cand.link == recent_[1] && spikedLately(cand.link);
         return double(cand.tail.count()) + diversityCost(cand.link) +
-               (cand.link == recent_[1] ? double(tuning_.reusePenalty.count()) : 0.0);
+               (reuse ? double(tuning_.reusePenalty.count()) : 0.0);
     };
     const Candidate* chosen = nullptr;
     double chosenCost = 0;

@@ -4,8 +4,9 @@
 //    late), drained for its age, less a slack, never by a lucky newest sample alone; a link
 //    unheard for longer by its usual delay, not as if it had become good;
 //  - rotation: each packet goes to a link with one of the smallest tails, never to the previous
-//    packet's link, and to the one before only when a third link is clearly worse, so a frame and
-//    its two piggybacked copies travel on different TCP streams; equally good links take turns;
+//    packet's link, and to the one before, if that spiked lately, only when a third link is
+//    clearly worse, so a frame and its two piggybacked copies travel on different TCP streams
+//    while the links are unsettled; equally good links take turns;
 //  - diversity: among those, the link least prone to spike together with the links of the
 //    previous packets (learnt from simultaneous delay excursions: links behind one guard do);
 //  - a second copy only while the chosen link's tail is bad, within a small cell budget;
@@ -23,9 +24,12 @@ namespace onionvoice::multipath {
 struct AdaptiveTuning {
     // Extra copies allowed, as a fraction of packets (the cell budget above one cell per packet).
     double duplicateBudget = 0.045;
-    // Cost added to the link of the packet before the previous one: a third stream keeps a frame's
-    // three copies apart unless it is this much slower.
+    // Cost added to the link of the packet before the previous one if it spiked within
+    // reuseAfterSpike: a third stream keeps a frame's three copies apart unless it is this much
+    // slower. A link that has not stalled for half a minute is unlikely to stall now, and then
+    // keeping the frames on the two fastest links is worth more than a third stream.
     Millis reusePenalty{18};
+    Millis reuseAfterSpike{30000};
     // Links whose costs differ by less than this count as equally good (then: least recently used).
     Millis tieMargin{8};
     // Cost added to a link that spikes together with the previous packet's link (half for the

@@ -47,6 +47,8 @@ void LinkTails::observe(Time now, LinkId link, Millis delay) {
     const bool spiking = ms > l.baselineMs + double(settings_.excursion.count());
     if (!spiking)
         l.usualMs = l.usualMs < 0 ? ms : l.usualMs + kUsualWeight * (ms - l.usualMs);
+    if (spiking)
+        l.lastSpike = now;
     if (spiking && !l.spiking)
         l.spikeStart = now;
     else if (!spiking)
@@ -94,6 +96,10 @@ Millis LinkTails::tail(Time now, LinkId link) const {
 
 std::optional<Time> LinkTails::spikeStart(LinkId link) const {
     return link < kMaxLinks ? links_[link].spikeStart : std::nullopt;
+}
+
+std::optional<Time> LinkTails::lastSpike(LinkId link) const {
+    return link < kMaxLinks ? links_[link].lastSpike : std::nullopt;
 }
 
 double LinkTails::coSpiking(LinkId a, LinkId b) const {

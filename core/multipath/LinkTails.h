@@ -51,6 +51,8 @@ public:
     double coSpiking(LinkId a, LinkId b) const;
     // When the link's current spike was first seen; nullopt while it is not in one.
     std::optional<Time> spikeStart(LinkId link) const;
+    // When the link was last seen in a spike; nullopt if never since it was learnt.
+    std::optional<Time> lastSpike(LinkId link) const;
 
 private:
     struct Observation {
@@ -65,6 +67,7 @@ private:
         double usualMs = -1;
         bool spiking = false;
         std::optional<Time> spikeStart;
+        std::optional<Time> lastSpike;
     };
     TailSettings settings_;
     std::array<Link, kMaxLinks> links_{};

@@ -1,8 +1,8 @@
 // Unit tests of the scheduling policies: simple, torfone, alternate and double-send as DONAR
 // describes them, and the adaptive policy's rules: stalled links avoided, links judged by their
 // tail (known delays drained from when they were first known; an idle link by its usual delay; a
-// replaced link forgotten), links that spike together kept apart, copies only in trouble and
-// within budget, idle links explored.
+// replaced link forgotten), a third stream while links are unsettled, links that spike together
+// kept apart, copies only in trouble and within budget, idle links explored.
 #include "multipath/AdaptivePolicy.h"
 #include "multipath/LinkTails.h"
 #include "multipath/SchedulingPolicy.h"
@@ -255,6 +255,36 @@ private slots:
                          QString("fresh frame on the slow link at %1 ms").arg(toWholeMillis(now))));
             previous = s[0];
         }
+    }
+
+    void adaptiveTakesAThirdStreamOnlyWhileALinkHasSpikedLately() {
+        // Links 0, 1, 2 are 0, 4 and 20 ms slower than the fastest path. Calm, packets alternate
+        // between 0 and 1: both copies of a frame are on the two fastest links. Once link 0 has
+        // spiked, the packet after one on 0 and one on 1 goes to link 2 (a frame's three copies
+        // on three streams) for half a minute; then 0 and 1 alternate again.
+        World w(4);
+        AdaptivePolicy p(withoutExploration());
+        PeerReports report{w};
+        Time now = 1000ms;
+        LinkId previous = kNoLink;
+        const auto firstCopies = [&](Millis length, std::array<int, 4> delays) {
+            std::set<LinkId> used;
+            for (const Time end = now + length; now < end; now += 40ms) {
+                report(now, delays);
+                const auto s = w.pick(p, now, previous);
+                w.groups.markUsed(now, s[0]);
+                used.insert(s[0]);
+                previous = s[0];
+            }
+            return used;
+        };
+        const std::array calm{0, 4, 20, 800};
+        QCOMPARE(firstCopies(10s, calm), (std::set<LinkId>{0, 1}));
+        firstCopies(40ms, {300, 4, 20, 800});
+        firstCopies(2s, calm); // the spike drains out of link 0's tail
+        QVERIFY(firstCopies(10s, calm).contains(2));
+        firstCopies(20s, calm);
+        QCOMPARE(firstCopies(10s, calm), (std::set<LinkId>{0, 1}));
     }
 
     void adaptiveKeepsLinksThatSpikeTogetherApart() {
