@@ -64,6 +64,12 @@ double AdaptivePolicy::diversityCost(LinkId link) const {
     return tuning_.coSpikePenaltyMs * cost;
 }
 
+// A new circuit in the slot is neither the slow one that was there nor the previous packet's.
+void AdaptivePolicy::linkReset(LinkId link) {
+    tails_.forget(link);
+    std::replace(recent_.begin(), recent_.end(), link, kNoLink);
+}
+
 // The live link idle longest (a link never used first), once it has been idle for exploreAfter;
 // at most one per exploreEvery. It carries a second copy of the
 // packet, so the frame is never left to a link that may have gone bad.

@@ -1,8 +1,8 @@
 // OnionVoice's own scheduling policy, built for a robust tail rather than a low median:
 //  - tail rule: a link is judged by the largest delay known for it over the last second (the
 //    peer's reports, our view of the reverse direction, overdue acknowledgements; one round trip
-//    late), drained for its age, less a slack, never by a lucky newest sample alone; a link
-//    unheard for longer by its usual delay, not as if it had become good;
+//    late), drained from when it was first known, less a slack, never by a lucky newest sample
+//    alone; a link unheard for longer by its usual delay, not as if it had become good;
 //  - rotation: each packet goes to a link with one of the smallest tails, never to the previous
 //    packet's link, and to the one before, if that spiked lately, only when a third link is
 //    clearly worse, so a frame and its two piggybacked copies travel on different TCP streams
@@ -24,10 +24,10 @@ namespace onionvoice::multipath {
 struct AdaptiveTuning {
     // Extra copies allowed, as a fraction of packets (the cell budget above one cell per packet).
     double duplicateBudget = 0.045;
-    // Cost added to the link of the packet before the previous one if it spiked within
-    // reuseAfterSpike: a third stream keeps a frame's three copies apart unless it is this much
-    // slower. A link that has not stalled for half a minute is unlikely to stall now, and then
-    // keeping the frames on the two fastest links is worth more than a third stream.
+    // Cost added to the link of the packet before the previous one if it spiked (rose by the
+    // tails' excursion over its baseline) within reuseAfterSpike: a third stream keeps a frame's
+    // three copies apart unless it is this much slower. On links that have been calm that long,
+    // keeping the frames on the two fastest links is worth more (tuning set, README: 10-120 s).
     Millis reusePenalty{18};
     Millis reuseAfterSpike{30000};
     // Links whose costs differ by less than this count as equally good (then: least recently used).
@@ -60,7 +60,7 @@ public:
     std::string_view name() const override { return "adaptive"; }
     std::optional<double> rankKey(const std::optional<LinkScore>& score) const override;
     LinkSelection select(const SchedulingContext& context) override;
-    void linkReset(LinkId link) override { tails_.forget(link); }
+    void linkReset(LinkId link) override;
 
     const LinkTails& tails() const { return tails_; }
 

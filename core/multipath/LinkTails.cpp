@@ -27,12 +27,15 @@ void LinkTails::observe(Time now, LinkId link, Millis delay) {
     if (link >= kMaxLinks)
         return;
     Link& l = links_[link];
+    // The peer repeats its report of a link until a newer record arrives there, so the same delay
+    // known again is taken as the same measurement (a plateau of equal values too): it keeps the
+    // time it was first known, drains from then and leaves the window a second after it.
+    if (!l.newest || *l.newest != delay) {
+        l.recent.push_back({now, delay});
+        l.newest = delay;
+    }
     while (!l.recent.empty() && l.recent.front().at <= now - settings_.window)
         l.recent.pop_front();
-    // The peer repeats its report of a link until a newer record arrives there: the same delay
-    // again is the same measurement and keeps the time it was first known, so it drains from then.
-    if (l.recent.empty() || l.recent.back().delay != delay)
-        l.recent.push_back({now, delay});
     double largestMs = 0;
     for (const Observation& o : l.recent)
         largestMs = std::max(largestMs, double(o.delay.count()) -

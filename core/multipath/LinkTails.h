@@ -61,6 +61,7 @@ private:
     };
     struct Link {
         std::deque<Observation> recent;
+        std::optional<Millis> newest;
         std::optional<Millis> lastTail;
         Time lastHeard{};
         double baselineMs = -1;
