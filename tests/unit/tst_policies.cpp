@@ -28,6 +28,15 @@ struct World {
         const auto s = p.select({now, groups, monitor, delivery, previous});
         return {s.links().begin(), s.links().end()};
     }
+    // One packet as the endpoint sends it: the previous packet's link known, the first copy's
+    // link marked used.
+    std::vector<LinkId> send(SchedulingPolicy& p, Time now) {
+        const auto s = pick(p, now, lastSent);
+        groups.markUsed(now, s[0]);
+        lastSent = s[0];
+        return s;
+    }
+    LinkId lastSent = kNoLink;
 };
 
 std::vector<LinkId> ids(std::initializer_list<int> v) {
@@ -276,15 +285,11 @@ private slots:
         AdaptivePolicy p(withoutExploration());
         PeerReports report{w};
         Time now = 1000ms;
-        LinkId previous = kNoLink;
         const auto firstCopies = [&](Millis length, std::array<int, 4> delays) {
             std::set<LinkId> used;
             for (const Time end = now + length; now < end; now += 40ms) {
                 report(now, delays);
-                const auto s = w.pick(p, now, previous);
-                w.groups.markUsed(now, s[0]);
-                used.insert(s[0]);
-                previous = s[0];
+                used.insert(w.send(p, now)[0]);
             }
             return used;
         };
@@ -335,14 +340,11 @@ private slots:
         AdaptivePolicy p(withoutExploration());
         PeerReports report{w};
         Time now = 1000ms;
-        LinkId last = kNoLink;
         for (int i = 0; i < 40; ++i, now += 40ms) {
             report(now, {20, 20, 20, 800});
-            const auto s = w.pick(p, now, last);
-            QCOMPARE(s.size(), std::size_t(1));
-            w.groups.markUsed(now, s[0]);
-            last = s[0];
+            QCOMPARE(w.send(p, now).size(), std::size_t(1));
         }
+        const LinkId last = w.lastSent;
         std::array<int, 4> spike{20, 20, 20, 800};
         spike[last] = 300;
         report(now, spike);
