@@ -73,6 +73,14 @@ AdaptiveTuning withoutExploration() {
     return tuning;
 }
 
+// Four links whose delays in our direction the peer reports, and the adaptive policy without
+// exploration.
+struct ReportedLinks {
+    World w{4};
+    AdaptivePolicy p{withoutExploration()};
+    PeerReports report{w};
+};
+
 } // namespace
 
 class PoliciesTest : public QObject {
@@ -159,9 +167,8 @@ private slots:
 
     void adaptiveJudgesLinksByTheirTailNotTheNewestSample() {
         // The peer reports our direction's delays; records travel on link 3 (reported slow).
-        World w(4);
-        AdaptivePolicy p(withoutExploration());
-        PeerReports report{w};
+        ReportedLinks links;
+        auto& [w, p, report] = links;
         // Link 0 had a 300 ms spike; its newest delay is the best of all, links 1 and 2 steady.
         report(1000ms, {300, 60, 60, 400});
         w.pick(p, 1000ms);
@@ -218,9 +225,8 @@ private slots:
         // The peer reports link 0's 300-ms stall in every record for half a second, then 8 ms.
         // The stall was first known at 1000 ms: at 1600 ms it has drained by 180 ms (300 ms/s),
         // so the tail is 300 - 180 - 80 (slack), not what a report renewed at 1500 ms would leave.
-        World w(4);
-        AdaptivePolicy p(withoutExploration());
-        PeerReports report{w};
+        ReportedLinks links;
+        auto& [w, p, report] = links;
         for (Time now = 1000ms; now <= 1500ms; now += 100ms) {
             report(now, {300, 60, 60, 400});
             w.pick(p, now);
@@ -242,9 +248,8 @@ private slots:
 
     void adaptiveForgetsAReplacedLink() {
         // A slot's circuit is replaced between two packets: the new circuit is not the slow one.
-        World w(4);
-        AdaptivePolicy p(withoutExploration());
-        PeerReports report{w};
+        ReportedLinks links;
+        auto& [w, p, report] = links;
         report(1000ms, {300, 60, 60, 400});
         w.pick(p, 1000ms);
         QCOMPARE(p.tails().tail(1000ms, 0), 300ms);
@@ -281,9 +286,8 @@ private slots:
         // between 0 and 1: both copies of a frame are on the two fastest links. Once link 0 has
         // spiked, the packet after one on 0 and one on 1 goes to link 2 (a frame's three copies
         // on three streams) for half a minute; then 0 and 1 alternate again.
-        World w(4);
-        AdaptivePolicy p(withoutExploration());
-        PeerReports report{w};
+        ReportedLinks links;
+        auto& [w, p, report] = links;
         Time now = 1000ms;
         const auto firstCopies = [&](Millis length, std::array<int, 4> delays) {
             std::set<LinkId> used;
@@ -306,9 +310,8 @@ private slots:
         // Links 0 and 1 spike together (one guard); link 2 spikes alone. All three are equally
         // fast otherwise. Once that is learnt, a packet on 0 or 1 is never followed by one on
         // the other: the piggybacked copy must not sit in the same spike.
-        World w(4);
-        AdaptivePolicy p(withoutExploration());
-        PeerReports report{w};
+        ReportedLinks links;
+        auto& [w, p, report] = links;
         Time now = 1000ms;
         for (int round = 0; round < 60; ++round, now += 100ms) {
             const bool guardSpike = round % 6 == 0, ownSpike = round % 6 == 3;
@@ -336,9 +339,8 @@ private slots:
         // Calm links: one copy per packet, none extra. Then the link of the last packet is
         // reported in a spike: the next packet goes out twice, because the frames on that link
         // now depend on their piggybacked copies.
-        World w(4);
-        AdaptivePolicy p(withoutExploration());
-        PeerReports report{w};
+        ReportedLinks links;
+        auto& [w, p, report] = links;
         Time now = 1000ms;
         for (int i = 0; i < 40; ++i, now += 40ms) {
             report(now, {20, 20, 20, 800});
