@@ -174,10 +174,11 @@ private slots:
         w.pick(p, 1000ms);
         std::set<LinkId> used;
         const auto packets = [&](Time from) {
+            // Through `links`: clang before 16 lets no lambda capture a structured binding.
             for (int i = 1; i <= 4; ++i) {
                 const Time now = from + Millis(100 * i);
-                report(now, {8, 60, 60, 400});
-                for (LinkId l : w.pick(p, now))
+                links.report(now, {8, 60, 60, 400});
+                for (LinkId l : links.w.pick(links.p, now))
                     used.insert(l);
             }
         };
@@ -287,13 +288,12 @@ private slots:
         // spiked, the packet after one on 0 and one on 1 goes to link 2 (a frame's three copies
         // on three streams) for half a minute; then 0 and 1 alternate again.
         ReportedLinks links;
-        auto& [w, p, report] = links;
         Time now = 1000ms;
         const auto firstCopies = [&](Millis length, std::array<int, 4> delays) {
             std::set<LinkId> used;
             for (const Time end = now + length; now < end; now += 40ms) {
-                report(now, delays);
-                used.insert(w.send(p, now)[0]);
+                links.report(now, delays);
+                used.insert(links.w.send(links.p, now)[0]);
             }
             return used;
         };
