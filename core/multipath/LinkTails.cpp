@@ -48,10 +48,10 @@ void LinkTails::observe(Time now, LinkId link, Millis delay) {
                        ? ms
                        : l.baselineMs + kBaselineRise * (ms - l.baselineMs);
     const bool spiking = ms > l.baselineMs + double(settings_.excursion.count());
-    if (!spiking)
-        l.usualMs = l.usualMs < 0 ? ms : l.usualMs + kUsualWeight * (ms - l.usualMs);
     if (spiking)
         l.lastSpike = now;
+    else
+        l.usualMs = l.usualMs < 0 ? ms : l.usualMs + kUsualWeight * (ms - l.usualMs);
     if (spiking && !l.spiking)
         l.spikeStart = now;
     else if (!spiking)

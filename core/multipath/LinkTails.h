@@ -14,7 +14,7 @@ namespace onionvoice::multipath {
 
 struct TailSettings {
     Millis window{1000}; // the tail is the largest delay known over this window ...
-    // ... each less what a queue drains in the time since it was known (queues at guards and
+    // ... each less what a queue drains in the time since it was first known (queues at guards and
     // relays empty at a steady rate; a stalled cell's backlog leaves at once when it moves), so
     // a short stall seen 0.8 s ago no longer bars the link as if it were still there ...
     double drainMsPerSecond = 300;
