@@ -80,6 +80,8 @@ private:
     std::array<LinkId, 2> recent_{kNoLink, kNoLink}; // links of the last two packets, newest first
     double credit_ = 0;                              // duplicate copies that may still be sent
     std::optional<Time> lastExplored_;
+    std::optional<Time> lastSelect_;
+    Time packetPeriod_{}; // smoothed time between packets: the peer holds acknowledgements as long
 };
 
 } // namespace onionvoice::multipath

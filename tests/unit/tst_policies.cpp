@@ -1,5 +1,6 @@
 // Unit tests of the scheduling policies: simple, torfone, alternate and double-send as DONAR
-// describes them, and the adaptive policy's rules: stalled links avoided, links judged by their
+// describes them, and the adaptive policy's rules: stalled links avoided (an overdue
+// acknowledgement counted beyond the peer's hold), links judged by their
 // tail (known delays drained from when they were first known; an idle link by its usual delay; a
 // replaced link forgotten), a third stream while links are unsettled, links that spike together
 // kept apart, copies only in trouble and within budget, idle links explored.
@@ -163,6 +164,28 @@ private slots:
         for (LinkId l = 0; l < 4; ++l)
             w.monitor.onRecord(Millis(2100 + delays[l]), l, peerRecord(4 + l, 1950, 1800));
         QCOMPARE(w.pick(p, 2200ms, 1), ids({0}));
+    }
+
+    void adaptiveCountsAnAcknowledgementOverdueBeyondThePeersHold_data() {
+        QTest::addColumn<int>("packetMs");
+        QTest::newRow("20 ms packets") << 20;
+        QTest::newRow("40 ms packets") << 40;
+    }
+
+    void adaptiveCountsAnAcknowledgementOverdueBeyondThePeersHold() {
+        // Every link has a 300 ms round trip. Our record on link 0 left at 1000 ms and is still
+        // unacknowledged at 1400 ms: 100 ms beyond the round trip. The peer would have sent its
+        // acknowledgement with its next record, on average half a packet period after ours
+        // arrived, so what link 0 is known to be slower by is 100 ms less that hold.
+        QFETCH(int, packetMs);
+        World w(4);
+        for (LinkId l = 0; l < 4; ++l)
+            w.monitor.onRecord(1000ms, l, peerRecord(l, 850, 700));
+        w.delivery.onSent(1000ms, 0, 7);
+        AdaptivePolicy p(withoutExploration());
+        for (Time now = 1000ms; now <= 1400ms; now += Millis(packetMs))
+            w.pick(p, now);
+        QCOMPARE(p.tails().tail(1400ms, 0), Millis(100 - packetMs / 2));
     }
 
     void adaptiveJudgesLinksByTheirTailNotTheNewestSample() {
