@@ -2,7 +2,8 @@
 //  - tail rule: a link is judged by the largest delay known for it over the last second (the
 //    peer's reports, our view of the reverse direction, overdue acknowledgements; one round trip
 //    late), drained from when it was first known, less a slack, never by a lucky newest sample
-//    alone; a link unheard for longer by its usual delay, not as if it had become good;
+//    alone; a link with no news for longer (a delay known again is none: the peer repeats its
+//    last report of a link we left) by its usual delay, not as if it had become good;
 //  - rotation: each packet goes to a link with one of the smallest tails, never to the previous
 //    packet's link, and to the one before, if that spiked lately, only when a third link is
 //    clearly worse, so a frame and its two piggybacked copies travel on different TCP streams

@@ -29,10 +29,14 @@ void LinkTails::observe(Time now, LinkId link, Millis delay) {
     Link& l = links_[link];
     // The peer repeats its report of a link until a newer record arrives there, so the same delay
     // known again is taken as the same measurement (a plateau of equal values too): it keeps the
-    // time it was first known, drains from then and leaves the window a second after it.
+    // time it was first known, drains from then and leaves the window a second after it. Nor is
+    // the link heard again: once we leave a link that spiked, the peer and our own monitor keep
+    // its last (spike) delay for seconds, and taking the repeat for news barred a link for as
+    // long after it had recovered.
     if (!l.newest || *l.newest != delay) {
         l.recent.push_back({now, delay});
         l.newest = delay;
+        l.lastHeard = now;
     }
     while (!l.recent.empty() && l.recent.front().at <= now - settings_.window)
         l.recent.pop_front();
@@ -42,7 +46,6 @@ void LinkTails::observe(Time now, LinkId link, Millis delay) {
                                             settings_.drainMsPerSecond *
                                                 std::chrono::duration<double>(now - o.at).count());
     l.lastTail = std::max(delay, Millis(std::int64_t(largestMs)) - settings_.slack);
-    l.lastHeard = now;
     const double ms = double(delay.count());
     l.baselineMs = l.baselineMs < 0 || ms < l.baselineMs
                        ? ms

@@ -19,14 +19,14 @@ struct TailSettings {
     // a short stall seen 0.8 s ago no longer bars the link as if it were still there ...
     double drainMsPerSecond = 300;
     Millis slack{80};     // ... less this much, and never less than the newest delay known
-    Millis fresh{200};    // an observation this recent counts for co-spiking
+    Millis fresh{200};    // a delay first known this recently counts for co-spiking
     Millis excursion{50}; // above the link's own baseline: a spike
     // Per observation round (a packet): about 5000 rounds, 200 s at 40 ms, longer than the gaps
     // of minutes between a guard's spikes, so what one spike taught is there at the next.
     double pairMemory = 0.9998;
     // Assumed for a link never heard of: a good link's delay, so a new circuit gets tried once
-    // the measured links do worse than that. A link heard of before but not within the window is
-    // judged by its usual delay (the average of what was known of it outside spikes): assuming
+    // the measured links do worse than that. A link heard of before but not within the window (a
+    // delay known again is no news of it) is judged by its usual delay (the average of what was known of it outside spikes): assuming
     // it good again would send fresh frames to links known to be slow whenever they have been
     // idle for a second; exploration copies keep those estimates current.
     Millis unmeasured{60};
@@ -44,8 +44,9 @@ public:
     void forget(LinkId link);
 
     // The link's tail: the largest delay known over the window, each drained for the time since
-    // it was first known, less the slack, at least the newest; for a link unheard for longer than
-    // the window its usual delay; `unmeasured` for a link never heard of.
+    // it was first known, less the slack, at least the newest; for a link whose newest delay was
+    // first known longer ago than the window its usual delay; `unmeasured` for a link never heard
+    // of.
     Millis tail(Time now, LinkId link) const;
     // How often the two links were in a spike together, among the times either was (0 … 1).
     double coSpiking(LinkId a, LinkId b) const;
@@ -63,7 +64,7 @@ private:
         std::deque<Observation> recent;
         std::optional<Millis> newest;
         std::optional<Millis> lastTail;
-        Time lastHeard{};
+        Time lastHeard{}; // when the newest delay was first known
         double baselineMs = -1;
         double usualMs = -1;
         bool spiking = false;

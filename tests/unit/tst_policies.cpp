@@ -1,9 +1,9 @@
 // Unit tests of the scheduling policies: simple, torfone, alternate and double-send as DONAR
 // describes them, and the adaptive policy's rules: stalled links avoided (an overdue
-// acknowledgement counted beyond the peer's hold), links judged by their
-// tail (known delays drained from when they were first known; an idle link by its usual delay; a
-// replaced link forgotten), a third stream while links are unsettled, links that spike together
-// kept apart, copies only in trouble and within budget, idle links explored.
+// acknowledgement counted beyond the peer's hold), links judged by their tail (known delays
+// drained from when they were first known; an idle link, or one whose delay is only known again,
+// by its usual delay; a replaced link forgotten), a third stream while links are unsettled, links
+// that spike together kept apart, copies only in trouble and within budget, idle links explored.
 #include "multipath/AdaptivePolicy.h"
 #include "multipath/LinkTails.h"
 #include "multipath/SchedulingPolicy.h"
@@ -161,8 +161,9 @@ private slots:
         // good as link 1 again and, less recently used, takes its turn.
         w.delivery.onAcknowledged(0, 7);
         QVERIFY(w.pick(p, 1080ms, 2) != ids({0}));
+        // New records, with the jitter of real ones (a delay known again is no news of a link).
         for (LinkId l = 0; l < 4; ++l)
-            w.monitor.onRecord(Millis(2100 + delays[l]), l, peerRecord(4 + l, 1950, 1800));
+            w.monitor.onRecord(Millis(2100 + delays[l] + 1 + l), l, peerRecord(4 + l, 1950, 1800));
         QCOMPARE(w.pick(p, 2200ms, 1), ids({0}));
     }
 
@@ -243,6 +244,29 @@ private slots:
         const Millis idle = tails.tail(now + 2s, 0);
         QVERIFY2(idle >= 118ms && idle <= 122ms, qPrintable(QString::number(idle.count())));
         QCOMPARE(tails.tail(now + 2s, 1), settings.unmeasured);
+    }
+
+    void tailsTakeADelayKnownAgainForNoNews() {
+        // Links 0 and 1 are usually 20 ms over the fastest path; then each is known at 300 ms for
+        // 1.2 s. Link 0's delay is the same every time: the peer repeats its last measurement of
+        // a link we left, and says nothing of what the link does now; a second after it was first
+        // known link 0 is judged near its usual delay again, not barred by its spike. Link 1's
+        // delay moves (fresh records in a lasting queue): it stays judged by it.
+        LinkTails tails;
+        Time now = 0ms;
+        for (int i = 0; i < 400; ++i, now += 40ms) {
+            tails.observe(now, 0, i % 2 ? 24ms : 16ms);
+            tails.observe(now, 1, i % 2 ? 24ms : 16ms);
+        }
+        const Time spikeKnown = now;
+        for (int i = 0; now <= spikeKnown + 1200ms; ++i, now += 40ms) {
+            tails.observe(now, 0, 300ms);
+            tails.observe(now, 1, i % 2 ? 304ms : 300ms);
+        }
+        const Millis repeated = tails.tail(now, 0);
+        QVERIFY2(repeated >= 20ms && repeated < 100ms,
+                 qPrintable(QString::number(repeated.count())));
+        QVERIFY(tails.tail(now, 1) >= 300ms);
     }
 
     void tailsDrainARepeatedReportFromWhenItWasFirstKnown() {
