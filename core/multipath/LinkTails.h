@@ -26,9 +26,10 @@ struct TailSettings {
     double pairMemory = 0.9998;
     // Assumed for a link never heard of: a good link's delay, so a new circuit gets tried once
     // the measured links do worse than that. A link heard of before but not within the window (a
-    // delay known again is no news of it) is judged by its usual delay (the average of what was known of it outside spikes): assuming
-    // it good again would send fresh frames to links known to be slow whenever they have been
-    // idle for a second; exploration copies keep those estimates current.
+    // delay known again is no news of it) is judged by its usual delay (the average of what was
+    // known of it outside spikes): assuming it good again would send fresh frames to links known to
+    // be slow whenever they have been idle for a second; exploration copies keep those estimates
+    // current.
     Millis unmeasured{60};
 };
 
