@@ -115,7 +115,8 @@ LinkSelection AdaptivePolicy::select(const SchedulingContext& c) {
     candidates.reserve(upLinks.size());
     for (LinkId link : upLinks)
         candidates.push_back(
-            {link, tails_.tail(c.now, link), c.groups.lastUsed(link).value_or(Time::min())});
+            {link, tails_.tailWithPartners(c.now, link, upLinks, tuning_.coSpikeEvidence),
+             c.groups.lastUsed(link).value_or(Time::min())});
     std::sort(candidates.begin(), candidates.end(), [](const Candidate& a, const Candidate& b) {
         return a.tail != b.tail ? a.tail < b.tail : a.lastUsed < b.lastUsed;
     });

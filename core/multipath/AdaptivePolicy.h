@@ -3,7 +3,9 @@
 //    peer's reports, our view of the reverse direction, overdue acknowledgements; one round trip
 //    late), drained from when it was first known, less a slack, never by a lucky newest sample
 //    alone; a link with no news for longer (a delay known again is none: the peer repeats its
-//    last report of a link we left) by its usual delay, not as if it had become good;
+//    last report of a link we left) by its usual delay, not as if it had become good, and at
+//    least by what the links it spikes together with show now (a guard's queue is on its quiet
+//    links too, unseen);
 //  - rotation: each packet goes to a link with one of the smallest tails, never to the previous
 //    packet's link, and to the one before, if that spiked lately, only when a third link is
 //    clearly worse, so a frame and its two piggybacked copies travel on different TCP streams
@@ -34,7 +36,8 @@ struct AdaptiveTuning {
     // Links whose costs differ by less than this count as equally good (then: least recently used).
     Millis tieMargin{8};
     // Cost added to a link that spikes together with the previous packet's link (half for the
-    // packet before), once the co-spiking ratio (LinkTails::coSpiking) reaches the evidence level.
+    // packet before), once the co-spiking ratio (LinkTails::coSpiking) reaches the evidence level;
+    // from that level too a quiet link shares its partners' spikes (LinkTails::tailWithPartners).
     double coSpikePenaltyMs = 40;
     double coSpikeEvidence = 0.3;
     // A second copy is sent while the chosen link's tail exceeds this.

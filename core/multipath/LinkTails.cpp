@@ -100,6 +100,22 @@ Millis LinkTails::tail(Time now, LinkId link) const {
     return Millis(std::int64_t(std::max(l.usualMs, l.baselineMs)));
 }
 
+Millis LinkTails::tailWithPartners(Time now, LinkId link, std::span<const LinkId> links,
+                                   double evidence) const {
+    Millis judged = tail(now, link);
+    if (link >= kMaxLinks ||
+        (links_[link].lastTail && now - links_[link].lastHeard <= settings_.fresh))
+        return judged;
+    for (LinkId partner : links) {
+        if (partner == link || partner >= kMaxLinks || !links_[partner].spiking)
+            continue;
+        if (const double together = coSpiking(link, partner); together >= evidence)
+            judged = std::max(judged,
+                              Millis(std::int64_t(double(tail(now, partner).count()) * together)));
+    }
+    return judged;
+}
+
 std::optional<Time> LinkTails::spikeStart(LinkId link) const {
     return link < kMaxLinks ? links_[link].spikeStart : std::nullopt;
 }

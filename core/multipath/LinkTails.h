@@ -9,6 +9,7 @@
 #include <array>
 #include <deque>
 #include <optional>
+#include <span>
 
 namespace onionvoice::multipath {
 
@@ -49,6 +50,12 @@ public:
     // first known longer ago than the window its usual delay; `unmeasured` for a link never heard
     // of.
     Millis tail(Time now, LinkId link) const;
+    // The tail of a link without news of its own for `fresh`, raised by the links among `links`
+    // that it spikes together with (at least `evidence`) and that are in a spike now: each counts
+    // with its tail times how often the two spiked together. A guard's queue shows first on the
+    // links through it that carry packets; the quiet ones behind the same guard are in it too.
+    Millis tailWithPartners(Time now, LinkId link, std::span<const LinkId> links,
+                            double evidence) const;
     // How often the two links were in a spike together, among the times either was (0 … 1).
     double coSpiking(LinkId a, LinkId b) const;
     // When the link's current spike was first seen; nullopt while it is not in one.

@@ -3,7 +3,8 @@
 // acknowledgement counted beyond the peer's hold), links judged by their tail (known delays
 // drained from when they were first known; an idle link, or one whose delay is only known again,
 // by its usual delay; a replaced link forgotten), a third stream while links are unsettled, links
-// that spike together kept apart, copies only in trouble and within budget, idle links explored.
+// that spike together kept apart (and a quiet link judged by its partner's spike), copies only in
+// trouble and within budget, idle links explored.
 #include "multipath/AdaptivePolicy.h"
 #include "multipath/LinkTails.h"
 #include "multipath/SchedulingPolicy.h"
@@ -379,6 +380,41 @@ private slots:
             const bool together = (previous == 0 && s[0] == 1) || (previous == 1 && s[0] == 0);
             QVERIFY2(!together, qPrintable(QString("%1 after %2").arg(s[0]).arg(previous)));
             previous = s[0];
+        }
+    }
+
+    void adaptiveSendsNoFreshFrameToAQuietLinkWhosePartnerSpikes() {
+        // Links 0 and 1 sit behind one guard and have spiked together; links 2 and 3 spike alone.
+        // Now the guard's queue shows on link 0, while link 1 is quiet (the peer has nothing new
+        // of it): link 1 is in the queue too, so fresh frames go to 2 and 3, not to link 1 as if
+        // it were as good as they are. Link 4, 800 ms slow, carries the peer's reports.
+        World w(5);
+        AdaptivePolicy p(withoutExploration());
+        std::uint32_t tx = 0;
+        const auto report = [&](Time now, std::initializer_list<std::pair<LinkId, int>> delays) {
+            Record r = peerRecord(tx++, std::uint32_t(toWholeMillis(now)), kNoEcho);
+            for (const auto& [link, ms] : delays)
+                r.scores.push_back({link, 0, std::uint8_t(ms / kDelayUnitMs), 0});
+            w.monitor.onRecord(now, 4, r);
+        };
+        Time now = 1000ms;
+        for (int round = 0; round < 60; ++round, now += 100ms) {
+            const bool guard = round % 6 == 0, own = round % 6 == 3;
+            const int calm = round % 2 ? 20 : 24; // moving delays: news of every link
+            report(now, {{0, guard ? 300 : calm},
+                         {1, guard ? 300 : calm},
+                         {2, own ? 300 : calm},
+                         {3, calm},
+                         {4, 800}});
+            w.pick(p, now);
+        }
+        QVERIFY(p.tails().coSpiking(0, 1) >= AdaptiveTuning{}.coSpikeEvidence);
+        for (int i = 0; i < 20; ++i, now += 40ms) {
+            const int calm = i % 2 ? 20 : 24;
+            report(now, {{0, i % 2 ? 300 : 304}, {2, calm}, {3, calm}, {4, 800}});
+            const auto s = w.send(p, now);
+            QVERIFY2(i < 5 || s[0] != 1,
+                     qPrintable(QString("fresh frame on link 1 at %1 ms").arg(toWholeMillis(now))));
         }
     }
 
