@@ -384,10 +384,10 @@ private slots:
     }
 
     void adaptiveSendsNoFreshFrameToAQuietLinkWhosePartnerSpikes() {
-        // Links 0 and 1 sit behind one guard and have spiked together; links 2 and 3 spike alone.
-        // Now the guard's queue shows on link 0, while link 1 is quiet (the peer has nothing new
-        // of it): link 1 is in the queue too, so fresh frames go to 2 and 3, not to link 1 as if
-        // it were as good as they are. Link 4, 800 ms slow, carries the peer's reports.
+        // Links 0 and 1 sit behind one guard and have spiked together; link 2 spiked alone, link 3
+        // never. Now the guard's queue shows on link 0, while link 1 is quiet (the peer has nothing
+        // new of it): link 1 is in the queue too, so fresh frames go to 2 and 3, not to link 1 as
+        // if it were as good as they are. Link 4, 800 ms slow, carries the peer's reports.
         World w(5);
         AdaptivePolicy p(withoutExploration());
         std::uint32_t tx = 0;
