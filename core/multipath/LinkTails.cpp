@@ -65,7 +65,7 @@ void LinkTails::observe(Time now, LinkId link, Millis delay) {
 void LinkTails::updatePairs(Time now) {
     std::array<bool, kMaxLinks> fresh{};
     for (std::size_t i = 0; i < kMaxLinks; ++i)
-        fresh[i] = links_[i].lastTail && now - links_[i].lastHeard <= settings_.fresh;
+        fresh[i] = heardWithin(links_[i], now, settings_.fresh);
     for (std::size_t i = 0; i < kMaxLinks; ++i) {
         if (!fresh[i])
             continue;
@@ -93,7 +93,7 @@ Millis LinkTails::tail(Time now, LinkId link) const {
     if (link >= kMaxLinks || !links_[link].lastTail)
         return settings_.unmeasured;
     const Link& l = links_[link];
-    if (now - l.lastHeard <= settings_.window)
+    if (heardWithin(l, now, settings_.window))
         return *l.lastTail;
     // The baseline is higher only when the link was in a long spike when last heard (it creeps
     // up meanwhile, the usual delay does not).
@@ -103,8 +103,7 @@ Millis LinkTails::tail(Time now, LinkId link) const {
 Millis LinkTails::tailWithPartners(Time now, LinkId link, std::span<const LinkId> links,
                                    double evidence) const {
     Millis judged = tail(now, link);
-    if (link >= kMaxLinks ||
-        (links_[link].lastTail && now - links_[link].lastHeard <= settings_.fresh))
+    if (link >= kMaxLinks || heardWithin(links_[link], now, settings_.fresh))
         return judged;
     for (LinkId partner : links) {
         if (partner == link || partner >= kMaxLinks || !links_[partner].spiking)

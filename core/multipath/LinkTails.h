@@ -79,6 +79,10 @@ private:
         std::optional<Time> spikeStart;
         std::optional<Time> lastSpike;
     };
+    // Whether anything new was known of the link within `age` (a delay known again is not new).
+    static bool heardWithin(const Link& l, Time now, Millis age) {
+        return l.lastTail && now - l.lastHeard <= age;
+    }
     TailSettings settings_;
     std::array<Link, kMaxLinks> links_{};
     std::array<std::array<double, kMaxLinks>, kMaxLinks> both_{};
