@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 
 namespace onionvoice::media {
 namespace {
@@ -26,19 +27,23 @@ JitterBuffer::JitterBuffer(const JitterBufferSettings& settings)
     m_scratch.reserve(settings.delayHistoryPackets);
 }
 
-std::int64_t JitterBuffer::unwrap(std::uint32_t sequence) {
-    if (!m_lastSequence) {
-        m_lastSequence = sequence;
-        m_lastUnwrapped = sequence;
-        return m_lastUnwrapped;
-    }
-    const auto diff = static_cast<std::int32_t>(sequence - *m_lastSequence);
-    const std::int64_t unwrapped = m_lastUnwrapped + diff;
-    if (diff > 0) {
-        m_lastSequence = sequence;
-        m_lastUnwrapped = unwrapped;
-    }
-    return unwrapped;
+std::int64_t JitterBuffer::unwrap(std::uint32_t sequence) const {
+    if (!m_lastSequence)
+        return sequence;
+    return m_lastUnwrapped + static_cast<std::int32_t>(sequence - *m_lastSequence);
+}
+
+// A sequence number as far from the stream as the buffer may hold packets is no packet of it (a
+// peer's bug or attack): its delay would move the playout base by as much (recordDelay), and
+// playout would then walk packet by packet across the gap to it, holding the engine thread for
+// minutes at a jump of 2^31. Sequence numbers follow capture time on both sides (skipped capture
+// is skipped in numbering), so the real stream stays near the play position however long it
+// paused; before playout starts, near the newest packet.
+bool JitterBuffer::outOfReach(std::int64_t index) const {
+    const auto reach = std::int64_t(m_settings.maxBufferedPackets);
+    if (m_state == State::Playing)
+        return index >= m_next + reach;
+    return m_lastSequence && std::abs(index - m_lastUnwrapped) >= reach;
 }
 
 void JitterBuffer::push(std::uint32_t sequence, Time arrival,
@@ -48,6 +53,14 @@ void JitterBuffer::push(std::uint32_t sequence, Time arrival,
         return;
     }
     const std::int64_t index = unwrap(sequence);
+    if (outOfReach(index)) {
+        ++m_stats.outOfReach;
+        return;
+    }
+    if (!m_lastSequence || index > m_lastUnwrapped) {
+        m_lastSequence = sequence;
+        m_lastUnwrapped = index;
+    }
     const bool played = m_state == State::Playing && index < m_next;
     const bool remembered = index >= m_next - kMissingMemory;
     if (m_packets.contains(index) || (played && remembered && !m_missing.contains(index))) {
@@ -64,11 +77,6 @@ void JitterBuffer::push(std::uint32_t sequence, Time arrival,
         ++m_stats.late;
         if (m_missing.erase(index) == 1)
             ++m_lateOfMissing;
-        return;
-    }
-    if (m_state == State::Playing &&
-        index >= m_next + std::int64_t(m_settings.maxBufferedPackets)) {
-        m_stats.droppedMs += m_settings.packetPeriod;
         return;
     }
     m_packets.emplace(

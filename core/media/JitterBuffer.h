@@ -45,7 +45,9 @@ struct JitterBufferSettings {
     std::chrono::microseconds decreasePerPacket{200}; // slow decrease: 5 ms per second
     std::size_t lossyPackets = 1; // this many missing in the loss history add a period for FEC
     std::size_t lossHistoryPackets = 500; // window of recentLossPercent(): 20 s at 40 ms
-    std::size_t maxBufferedPackets = 250; // bounds memory against bogus sequence numbers
+    // Bounds memory against bogus sequence numbers; a packet this far ahead of the play position
+    // (before playout: this far from the newest packet) is refused.
+    std::size_t maxBufferedPackets = 250;
 };
 
 struct JitterBufferStats {
@@ -58,6 +60,7 @@ struct JitterBufferStats {
     std::uint64_t late = 0;           // arrived after their playout time
     std::uint64_t lost = 0;           // missing at playout time and not (yet) arrived late
     std::uint64_t malformed = 0;      // not a valid Opus packet of one packet period
+    std::uint64_t outOfReach = 0;     // sequence number too far from the stream's to be of it
     std::chrono::milliseconds concealedMs{0}; // concealment for missing packets
     std::chrono::milliseconds stretchedMs{0}; // concealment inserted to raise the delay
     std::chrono::milliseconds droppedMs{0};   // audio skipped to lower the delay
@@ -98,7 +101,8 @@ public:
 private:
     enum class State { Waiting, Playing };
 
-    std::int64_t unwrap(std::uint32_t sequence);
+    std::int64_t unwrap(std::uint32_t sequence) const;
+    bool outOfReach(std::int64_t index) const;
     void recordDelay(std::int64_t packet, Time arrival);
     void updateTarget();
     Time rOptimalDelay();

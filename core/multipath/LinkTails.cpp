@@ -84,7 +84,8 @@ void LinkTails::forget(LinkId link) {
         return; // nothing learnt (pairs need an observation too)
     links_[link] = Link{};
     for (std::size_t i = 0; i < kMaxLinks; ++i) {
-        const auto [lo, hi] = std::minmax<std::size_t>(i, link);
+        // By value: std::minmax returns references, one of them to the converted `link`.
+        const std::size_t lo = std::min<std::size_t>(i, link), hi = std::max<std::size_t>(i, link);
         both_[lo][hi] = either_[lo][hi] = 0;
     }
 }

@@ -1,7 +1,7 @@
 // Unit test of the jitter buffer with real 40 ms Opus packets and a simulated clock: in-order play,
 // reordering, duplicates, jitter, spikes, bursts after a stall, the hard cap, late and lost
 // counting, FEC selection, the R-optimal target, stretching only between talk spurts, sequence
-// wrap-around and malformed input.
+// wrap-around, sequence numbers far off the stream and malformed input.
 #include "media/AudioFormat.h"
 #include "media/CallQuality.h"
 #include "media/JitterBuffer.h"
@@ -126,6 +126,14 @@ std::vector<std::int64_t> decodedPackets(const std::vector<Played>& played) {
         if (p.step.action == PlayoutAction::Decode)
             frames.push_back(p.step.packet);
     return frames;
+}
+
+// Whether `packets` are first, first + 1, ..., last.
+bool isRun(const std::vector<std::int64_t>& packets, std::int64_t first, std::int64_t last) {
+    if (packets.empty() || packets.front() != first || packets.back() != last)
+        return false;
+    return std::adjacent_find(packets.begin(), packets.end(),
+                              [](auto a, auto b) { return b != a + 1; }) == packets.end();
 }
 
 int count(const std::vector<Played>& played, PlayoutAction action) {
@@ -433,6 +441,34 @@ private slots:
         QCOMPARE(packets.size(), std::size_t(100));
         QVERIFY(std::adjacent_find(packets.begin(), packets.end(),
                                    [](auto a, auto b) { return b != a + 1; }) == packets.end());
+    }
+
+    void aFarJumpMidCallIsRefused() {
+        // Mid-call, the peer sends one packet numbered a million ahead (2^31 ahead held the
+        // engine thread for minutes): taken in, it moved the playout base by 11 hours, playout
+        // walked a million packets to it, and every real packet after it came too late.
+        JitterBuffer jb;
+        auto arrivals = schedule(200, [](int) { return 200ms; });
+        arrivals.push_back({100 + 1'000'000, Time(40ms) * 100 + 200ms});
+        const auto packets = decodedPackets(run(jb, arrivals, 10s));
+        QCOMPARE(packets.size(), std::size_t(200));
+        QVERIFY(isRun(packets, 0, 199));
+        QCOMPARE(jb.stats().outOfReach, 1u);
+        QCOMPARE(jb.stats().late, 0u);
+    }
+
+    void aFarJumpBeforePlayoutIsRefused() {
+        // Before playout starts, a packet a million behind the first ones would become the first
+        // to play, a million ahead would set the base: both are refused, the stream plays whole.
+        JitterBuffer jb;
+        auto arrivals = schedule(100, [](int) { return 200ms; });
+        arrivals.push_back({std::uint32_t(1 - 1'000'000), 201ms});
+        arrivals.push_back({1 + 1'000'000, 202ms});
+        const auto packets = decodedPackets(run(jb, arrivals, 6s));
+        QCOMPARE(packets.size(), std::size_t(100));
+        QVERIFY(isRun(packets, 0, 99));
+        QCOMPARE(jb.stats().outOfReach, 2u);
+        QCOMPARE(jb.stats().late, 0u);
     }
 
     void malformedPacketsAreCountedAndIgnored() {

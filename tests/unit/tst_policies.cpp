@@ -295,6 +295,26 @@ private slots:
         QCOMPARE(tails.tail(1540ms, 0), 8ms);
     }
 
+    void tailsForgetOnlyTheReplacedLinksPairs() {
+        // Links 1 and 2 spike together, and so do 3 and 4; the circuit in slot 2 is replaced:
+        // what was learnt of its pairs goes, the pair 3-4 stays.
+        LinkTails tails;
+        int k = 0;
+        for (Time now = 0ms; now < 20s; now += 40ms, ++k) {
+            const bool spike = now % 4s < 1s;
+            for (LinkId l = 1; l <= 4; ++l)
+                tails.observe(now, l, Millis((spike ? 200 : 10) + (k + l) % 5));
+            tails.updatePairs(now);
+        }
+        QVERIFY(tails.coSpiking(1, 2) > 0.5);
+        const double kept = tails.coSpiking(3, 4);
+        QVERIFY(kept > 0.5);
+        tails.forget(2);
+        QCOMPARE(tails.coSpiking(1, 2), 0.0);
+        QCOMPARE(tails.coSpiking(2, 3), 0.0);
+        QCOMPARE(tails.coSpiking(3, 4), kept);
+    }
+
     void adaptiveForgetsAReplacedLink() {
         // A slot's circuit is replaced between two packets: the new circuit is not the slow one.
         ReportedLinks links;
