@@ -38,11 +38,13 @@ std::int64_t JitterBuffer::unwrap(std::uint32_t sequence) const {
 // playout would then walk packet by packet across the gap to it, holding the engine thread for
 // minutes at a jump of 2^31. Sequence numbers follow capture time on both sides (skipped capture
 // is skipped in numbering), so the real stream stays near the play position however long it
-// paused; before playout starts, near the newest packet.
+// paused; before playout starts, near the newest packet. Far behind the play position counts
+// too: such a packet would count as late, with a delay of hours in the history the playout
+// target is chosen from.
 bool JitterBuffer::outOfReach(std::int64_t index) const {
     const auto reach = std::int64_t(m_settings.maxBufferedPackets);
     if (m_state == State::Playing)
-        return index >= m_next + reach;
+        return index >= m_next + reach || index <= m_next - reach;
     return m_lastSequence && std::abs(index - m_lastUnwrapped) >= reach;
 }
 

@@ -7,7 +7,11 @@ void Receiver::onRecord(Time now, LinkId link, const Record& record,
                         std::vector<ReceivedFrame>& out) {
     for (std::size_t i = 0; i < record.frames.size(); ++i) {
         const Frame& f = record.frames[i];
-        if (newest_ && f.seq + kWindow <= *newest_) {
+        // Frame numbers wrap (a peer's piggybacked copy of a frame "before 0" is 2^32 - 1), so
+        // they are compared by difference: taken as the newest, a wrapped number had every later
+        // frame dropped as stale.
+        const std::int32_t ahead = newest_ ? std::int32_t(f.seq - *newest_) : 0;
+        if (ahead <= -std::int32_t(kWindow)) {
             ++counters_.stale;
             continue;
         }
@@ -26,7 +30,7 @@ void Receiver::onRecord(Time now, LinkId link, const Record& record,
         }
         slot = f.seq + 1;
         quality = f.quality;
-        if (!newest_ || f.seq > *newest_)
+        if (!newest_ || ahead > 0)
             newest_ = f.seq;
         ++(copy == CopyKind::Fresh ? counters_.freshFirst : counters_.piggybackedFirst);
         counters_.reducedFirst += f.quality == FrameQuality::Reduced ? 1 : 0;

@@ -452,6 +452,12 @@ private slots:
         // minutes): taken in, it moved the playout base by 11 hours, playout walked a million
         // packets to it, and every real packet after it came too late.
         QTest::newRow("mid-call") << 200 << std::vector<Arrival>{{100 + 1'000'000, 4200ms}};
+        // Mid-call, packets a million behind the play position: each was counted late (the call
+        // quality shown) and its delay of 11 hours went into the history the target comes from.
+        std::vector<Arrival> behind;
+        for (int k = 0; k < 20; ++k)
+            behind.push_back({std::uint32_t(100 + k - 1'000'000), Time(4200ms) + k * 40ms});
+        QTest::newRow("mid-call-behind") << 200 << behind;
         // Before playout starts, a packet a million behind the first one would become the first
         // to play, one a million ahead would set the base.
         QTest::newRow("before-playout")
@@ -468,8 +474,8 @@ private slots:
         const auto played = decodedPackets(run(jb, arrivals, Time(40ms) * packets + 2s));
         QCOMPARE(played.size(), std::size_t(packets));
         QVERIFY(isRun(played, 0, packets - 1));
-        QCOMPARE(jb.stats().outOfReach, std::uint64_t(bogus.size()));
         QCOMPARE(jb.stats().late, 0u);
+        QCOMPARE(jb.stats().outOfReach, std::uint64_t(bogus.size()));
     }
 
     void malformedPacketsAreCountedAndIgnored() {

@@ -49,6 +49,19 @@ private slots:
         QCOMPARE(out.size(), std::size_t(2));
         QCOMPARE(rx.counters().stale, 1u);
     }
+
+    // A record of frame 2 carrying copies from 5 frames back names frames 2^32 - 3 … : taken as
+    // the newest by plain comparison, it had every later frame of the call dropped as stale.
+    void wrappedFrameNumbersDoNotSilenceTheStream() {
+        Receiver rx;
+        std::vector<ReceivedFrame> out;
+        rx.onRecord(0ms, 0, withFrames({2, std::uint32_t(2 - 5)}), out);
+        for (std::uint32_t seq = 3; seq < 100; ++seq)
+            rx.onRecord(1ms * seq, 0, withFrames({seq}), out);
+        QCOMPARE(out.size(), std::size_t(99));
+        QCOMPARE(out.back().seq, 99u);
+        QCOMPARE(rx.counters().stale, 0u);
+    }
 };
 
 QTEST_APPLESS_MAIN(ReceiverTest)
