@@ -16,14 +16,25 @@ void HelloReplayCache::expire(Millis now) {
     }
 }
 
-bool HelloReplayCache::remember(const QString& caller, const Bytes32& nonce, Millis now) {
-    expire(now);
+QByteArray HelloReplayCache::keyOf(const QString& caller, const Bytes32& nonce) {
     QByteArray key = caller.toLatin1();
     key.append(reinterpret_cast<const char*>(nonce.data()), qsizetype(nonce.size()));
+    return key;
+}
+
+bool HelloReplayCache::seen(const QString& caller, const Bytes32& nonce, Millis now) {
+    expire(now);
+    return seen_.contains(keyOf(caller, nonce));
+}
+
+bool HelloReplayCache::remember(const QString& caller, const Bytes32& nonce, Millis now) {
+    expire(now);
+    const QByteArray key = keyOf(caller, nonce);
     if (seen_.contains(key))
         return false;
     if (seen_.size() >= qsizetype(capacity_)) {
-        // Only reachable past the ring rate limits; the oldest entry is the closest to expiring.
+        // Only reachable past the ring rate limits (RingAdmission); the oldest entry is the
+        // closest to expiring.
         seen_.remove(expiry_.begin()->second);
         expiry_.erase(expiry_.begin());
     }
@@ -60,6 +71,23 @@ bool KeyedRateLimit::allow(const QString& key, Millis now) {
         it = buckets_.insert(key, TokenBucket{});
     }
     return it->take(now, perMinute_, burst_);
+}
+
+RingAdmission::RingAdmission(const Limits& limits)
+    : strangerRingsPerMinute_(limits.strangerRingsPerMinute)
+    , replays_(limits.replayWindow, limits.replayCapacity)
+    , perCaller_(limits.ringsPerCallerPerMinute, limits.ringsPerCallerPerMinute,
+                 limits.trackedCallers) {}
+
+RingVerdict RingAdmission::admit(const QString& caller, const Bytes32& nonce, bool trusted,
+                                 Millis now) {
+    if (replays_.seen(caller, nonce, now))
+        return RingVerdict::Replayed;
+    if (!perCaller_.allow(caller, now) ||
+        (!trusted && !strangers_.take(now, strangerRingsPerMinute_, strangerRingsPerMinute_)))
+        return RingVerdict::RateLimited;
+    replays_.remember(caller, nonce, now);
+    return RingVerdict::Ring;
 }
 
 } // namespace onionvoice::call

@@ -23,12 +23,15 @@ public:
     // Entries are kept for `window` after they were seen; it must cover the Hello time check.
     HelloReplayCache(Millis window, std::size_t capacity);
 
+    // Whether (caller, nonce) was seen within the window (a replay).
+    bool seen(const QString& caller, const Bytes32& nonce, Millis now);
     // Records (caller, nonce); false when it was already seen within the window (a replay).
     bool remember(const QString& caller, const Bytes32& nonce, Millis now);
     std::size_t size() const { return seen_.size(); }
 
 private:
     void expire(Millis now);
+    static QByteArray keyOf(const QString& caller, const Bytes32& nonce);
 
     Millis window_;
     std::size_t capacity_;
@@ -56,6 +59,34 @@ private:
     double perMinute_, burst_;
     std::size_t capacity_;
     QHash<QString, TokenBucket> buckets_;
+};
+
+enum class RingVerdict { Ring, Replayed, RateLimited };
+
+// Whether a verified Hello may ring, in the order that keeps each defence intact: a replay is
+// refused before it can spend its caller's rings (a replayer would lock the caller out), and a
+// Hello is remembered only once it passed the rate limits, so a flood of rate-limited Hellos
+// cannot push an earlier one out of the bounded cache and make it ring again. (A Hello refused
+// for the rate is not remembered: replayed later, it is one more ring of its own caller, within
+// the rate.)
+class RingAdmission {
+public:
+    struct Limits {
+        Millis replayWindow;
+        std::size_t replayCapacity;
+        double ringsPerCallerPerMinute;
+        std::size_t trackedCallers;
+        double strangerRingsPerMinute;
+    };
+    explicit RingAdmission(const Limits& limits);
+    // `trusted`: a contact who is not blocked (strangers share one rate besides their own).
+    RingVerdict admit(const QString& caller, const Bytes32& nonce, bool trusted, Millis now);
+
+private:
+    double strangerRingsPerMinute_;
+    HelloReplayCache replays_;
+    KeyedRateLimit perCaller_;
+    TokenBucket strangers_;
 };
 
 } // namespace onionvoice::call

@@ -68,9 +68,8 @@ CallEngine::CallEngine(EngineConfig config, QObject* parent)
     , incoming_(IncomingLimits{config_.linkProofTimeout, config_.defence.maxUnprovenLinks,
                                config_.defence.maxDecoyRings},
                 refusals_)
-    , replayCache_(kReplayWindow, kReplayCacheCapacity)
-    , ringsPerCaller_(config_.defence.ringsPerCallerPerMinute,
-                      config_.defence.ringsPerCallerPerMinute, kRateLimitedCallers) {
+    , admission_({kReplayWindow, kReplayCacheCapacity, config_.defence.ringsPerCallerPerMinute,
+                  kRateLimitedCallers, config_.defence.strangerRingsPerMinute}) {
     monotonic_.start();
     contacts_.setChangeListener([this] { onContactsChanged(); });
     qRegisterMetaType<CallStatistics>();
@@ -295,20 +294,20 @@ void CallEngine::onIncomingHello(net::OnionLink* link, const Hello& hello) {
         refuseIncoming(link, QString(), RefusalReason::BadRequest, EndReason::ProtocolError);
         return;
     }
-    if (!replayCache_.remember(hello.caller, hello.nonce, monotonicNow())) {
+    const auto contact = contacts_.find(hello.caller);
+    const bool trusted = contact && !contact->blocked;
+    switch (admission_.admit(hello.caller, hello.nonce, trusted, monotonicNow())) {
+    case RingVerdict::Replayed:
         ++refusals_.replayedHellos;
         qCInfo(lcCall) << "dropping a replayed hello";
         discard(link);
         return;
-    }
-    const auto contact = contacts_.find(hello.caller);
-    const bool trusted = contact && !contact->blocked;
-    if (!ringsPerCaller_.allow(hello.caller, monotonicNow()) ||
-        (!trusted && !strangerRings_.take(monotonicNow(), config_.defence.strangerRingsPerMinute,
-                                          config_.defence.strangerRingsPerMinute))) {
+    case RingVerdict::RateLimited:
         ++refusals_.rateLimitedRings;
         discard(link);
         return;
+    case RingVerdict::Ring:
+        break;
     }
     if (!trusted && config_.unknownCallers == UnknownCallers::Refuse) {
         ++refusals_.notAccepted;
@@ -316,8 +315,7 @@ void CallEngine::onIncomingHello(net::OnionLink* link, const Hello& hello) {
         return;
     }
     if (!trusted && (call_ || contact)) {
-        incoming_.ringWithoutAnswer(link, config_.ringTimeout);
-        ++refusals_.decoyRings;
+        incoming_.ringWithoutAnswer(link, config_.ringTimeout); // counts the decoy ring
         emit callRefused(hello.caller, contact ? EndReason::NotAccepted : EndReason::Busy);
         return;
     }

@@ -135,9 +135,7 @@ private:
     ServiceHost host_;
     IncomingLinks incoming_;
     QElapsedTimer monotonic_;
-    HelloReplayCache replayCache_;
-    KeyedRateLimit ringsPerCaller_;
-    TokenBucket strangerRings_;
+    RingAdmission admission_;
     std::unique_ptr<CallSession> call_;
     RelinkRescue relinkRescue_;                       // of the outgoing call
     std::vector<std::unique_ptr<CallSession>> ended_; // their links linger briefly, then close

@@ -1,6 +1,7 @@
 // Unit tests of the incoming side's memory: the Hello replay cache (a captured Hello is refused
 // while its time would still pass the clock check, forgotten afterwards, and the cache never
-// grows beyond its capacity) and the ring rate limits (per key, bounded number of keys).
+// grows beyond its capacity), the ring rate limits (per key, bounded number of keys) and the order
+// in which RingAdmission applies them.
 #include "call/AdmissionGuards.h"
 
 #include <QTest>
@@ -60,6 +61,41 @@ private slots:
         for (int i = 0; i < 1000; ++i)
             limit.allow(QString::number(i), Millis(i));
         QCOMPARE(limit.size(), std::size_t(16));
+    }
+
+    // Attack: a stranger floods signed Hellos with fresh nonces, every one refused for the rate,
+    // to push a captured Hello out of the bounded cache. Remembered before the rate limits (the
+    // old order), the flood evicted it and its replay rang again.
+    void rateLimitedFloodCannotEvictAHello() {
+        RingAdmission admission({5min, 64, 4, 16, 6});
+        QCOMPARE(admission.admit(kAlice, nonce(1), true, 0ms), RingVerdict::Ring);
+        int rang = 0;
+        for (int i = 0; i < 4096; ++i)
+            rang += admission.admit(kMallory, nonce(std::uint8_t(i)), false, 1s + Millis(i)) ==
+                    RingVerdict::Ring;
+        QCOMPARE(rang, 4); // mallory's own rate
+        QCOMPARE(admission.admit(kAlice, nonce(1), true, 10s), RingVerdict::Replayed);
+    }
+
+    // A replayed Hello is refused before it spends its caller's rings: replaying alice's Hello
+    // must not lock alice out.
+    void replaysDoNotSpendTheCallersRings() {
+        RingAdmission admission({5min, 64, 4, 16, 6});
+        QCOMPARE(admission.admit(kAlice, nonce(1), true, 0ms), RingVerdict::Ring);
+        for (int i = 0; i < 10; ++i)
+            QCOMPARE(admission.admit(kAlice, nonce(1), true, 1s), RingVerdict::Replayed);
+        QCOMPARE(admission.admit(kAlice, nonce(2), true, 2s), RingVerdict::Ring);
+    }
+
+    // Strangers share one rate besides their own: many identities do not ring more often.
+    void strangersShareOneRate() {
+        RingAdmission admission({5min, 64, 4, 16, 6});
+        int rang = 0;
+        for (int i = 0; i < 100; ++i)
+            rang += admission.admit(kMallory + QString::number(i), nonce(1), false, 0ms) ==
+                    RingVerdict::Ring;
+        QCOMPARE(rang, 6);
+        QCOMPARE(admission.admit(kAlice, nonce(1), true, 0ms), RingVerdict::Ring);
     }
 
     void tokenBucketRefills() {

@@ -335,9 +335,11 @@ private slots:
             {alice.engine->address(), "Alice", {}, true, false, {}, {}}, &error));
         // Attack: alice probes whether bob blocked her. Before the fix she got "NotAccepted";
         // now it rings unanswered, as for anyone bob does not pick up.
+        const auto decoys = bob.engine->refusals().decoyRings;
         alice.engine->dial(bob.engine->address());
         QTRY_VERIFY_WITH_TIMEOUT(alice.reached(CallState::Ringing), kCallTimeout);
         QTRY_COMPARE_WITH_TIMEOUT(alice.endReason(), EndReason::NoAnswer, kCallTimeout);
+        QCOMPARE(bob.engine->refusals().decoyRings, decoys + 1); // was counted twice
         QTRY_COMPARE(bob.refused->size(), 1);
         QCOMPARE(bob.refused->first().at(1).value<EndReason>(), EndReason::NotAccepted);
         QVERIFY(bob.incoming->isEmpty()); // bob was not disturbed
