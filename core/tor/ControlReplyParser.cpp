@@ -63,14 +63,15 @@ bool ControlReplyParser::processLine(const QByteArray& line, QList<Item>& items)
              QStringLiteral("tor sent a reply of more than %1 bytes").arg(maxReplySize_));
         return false;
     }
-    if (expecting_ == LineKind::DataLine) {
+    if (expecting_ != LineKind::ReplyLine) {
         if (line == ".") {
             expecting_ = LineKind::ReplyLine;
             return true;
         }
         QByteArray& data = lines_.last().data;
-        if (!data.isEmpty())
+        if (expecting_ == LineKind::DataLine)
             data.append('\n');
+        expecting_ = LineKind::DataLine;
         data.append(line.startsWith("..") ? line.mid(1) : line);
         return true;
     }
@@ -91,7 +92,7 @@ bool ControlReplyParser::processLine(const QByteArray& line, QList<Item>& items)
     TorReplyLine replyLine;
     replyLine.text = line.mid(4);
     if (separator == '+') {
-        expecting_ = LineKind::DataLine;
+        expecting_ = LineKind::FirstDataLine;
         replyLine.data = QByteArray("");
     }
     lines_.append(replyLine);

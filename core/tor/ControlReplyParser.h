@@ -41,7 +41,9 @@ private:
     QList<TorReplyLine> lines_; // of the reply being assembled
     qsizetype replySize_ = 0;
     int replyCode_ = 0;
-    enum class LineKind { ReplyLine, DataLine }; // what the next line from tor is
+    // What the next line from tor is. The first line of a data body is not joined to anything:
+    // an empty one is still a line of the value, so "data empty yet" cannot tell them apart.
+    enum class LineKind { ReplyLine, FirstDataLine, DataLine };
     LineKind expecting_ = LineKind::ReplyLine;
     Error error_ = Error::None;
     QString errorText_;

@@ -21,7 +21,7 @@ OnionService::OnionService(TorLauncher* launcher, OnionIdentity identity, Config
         if (state == TorLauncher::State::Ready)
             publish();
         else if (state != TorLauncher::State::Bootstrapping) {
-            added_ = false; // a new tor process holds no services
+            inTor_ = InTor::Nothing; // a new tor process holds no services
             setState(State::Unpublished);
         }
     });
@@ -52,11 +52,9 @@ void OnionService::publish() {
     uploads_.reset();
     const int generation = ++generation_;
     TorController* controller = launcher_->controller();
-    if (added_) {
-        // Tor keeps the old client keys until the service is removed.
-        controller->send(QByteArrayLiteral("DEL_ONION ") + identity_.address().toLatin1());
-        added_ = false;
-    }
+    // Tor keeps the old client keys until the service is removed, and refuses a second ADD_ONION
+    // for it; withheld, the old keys must not stay live either.
+    removeFromTor(controller);
     if (config_.access == Access::ClientAuthOnly && config_.clientAuthPublicKeys.isEmpty()) {
         failureReason_ = QStringLiteral(
             "Contacts-only: no contact holds an access key yet, so the service is not published "
@@ -85,6 +83,7 @@ void OnionService::publish() {
         .append(config_.target);
     for (const QByteArray& key : config_.clientAuthPublicKeys)
         command.append(" ClientAuthV3=").append(key);
+    inTor_ = InTor::AddSent;
     // The reply may come after this service is gone (the controller outlives it).
     controller->send(command, [this, generation,
                                alive = QPointer<OnionService>(this)](const TorReply& reply) {
@@ -93,6 +92,7 @@ void OnionService::publish() {
         if (!reply.isOk()) {
             // A lost connection means tor is restarting; the launcher's Ready publishes again.
             if (reply.kind() == TorReply::Kind::ConnectionLost) {
+                inTor_ = InTor::Nothing; // tor exits with its owning control connection
                 setState(State::Unpublished);
                 return;
             }
@@ -107,7 +107,6 @@ void OnionService::publish() {
             setState(State::Failed);
             return;
         }
-        added_ = true;
         if (QString::fromLatin1(reply.value("ServiceID")) != identity_.address()) {
             failureReason_ = QStringLiteral("tor published another address than the identity's");
             setState(State::Failed);
@@ -119,6 +118,13 @@ void OnionService::publish() {
             setState(State::Published);
     });
     sodium_memzero(command.data(), size_t(command.size()));
+}
+
+void OnionService::removeFromTor(TorController* controller) {
+    if (inTor_ == InTor::Nothing)
+        return;
+    controller->send(QByteArrayLiteral("DEL_ONION ") + identity_.address().toLatin1());
+    inTor_ = InTor::Nothing;
 }
 
 void addClientAuthorization(TorController* controller, const QString& onionAddress,

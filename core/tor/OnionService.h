@@ -1,9 +1,9 @@
 // Publishes the identity as an ephemeral onion service (ADD_ONION) on the launcher's tor,
 // republishes after every tor restart, and reports "reachable" once a descriptor is uploaded.
 // A contacts-only service is never published without client keys (it would be open to all), and
-// is published again (DEL_ONION + ADD_ONION) whenever its set of client keys changes. Every
-// rendezvous circuit may carry a few streams only (a call uses one per circuit), and tor's
-// proof-of-work defence against introduction floods is on.
+// is published again (DEL_ONION + ADD_ONION) whenever its set of client keys changes, or only
+// removed when no key is left. Every rendezvous circuit may carry a few streams only (a call uses
+// one per circuit), and tor's proof-of-work defence against introduction floods is on.
 #pragma once
 
 #include "DescriptorUploads.h"
@@ -51,6 +51,8 @@ signals:
 
 private:
     void setState(State state);
+    // Sends DEL_ONION if an ADD_ONION may have reached this tor since the last one.
+    void removeFromTor(TorController* controller);
 
     TorLauncher* launcher_;
     OnionIdentity identity_;
@@ -59,8 +61,16 @@ private:
     State state_ = State::Unpublished;
     QString failureReason_;
     int publishCount_ = 0;
-    int generation_ = 0;      // of ADD_ONION commands; replies to older ones are ignored
-    bool added_ = false;      // tor holds our service (a DEL_ONION is due before a new ADD)
+    int generation_ = 0; // of ADD_ONION commands; replies to older ones are ignored
+    // What tor holds once it has run every command sent so far. Commands run in order on the one
+    // control connection, so this follows what was sent, not the replies: the reply to an
+    // ADD_ONION that a newer publish() made stale is ignored, yet the service it added is live
+    // until a DEL_ONION reaches tor. A DEL_ONION that finds nothing (552) is harmless.
+    enum class InTor {
+        Nothing, // this tor process got no ADD_ONION since the last DEL_ONION
+        AddSent, // our service, once (and if) tor accepts the ADD_ONION sent last
+    };
+    InTor inTor_ = InTor::Nothing;
     bool proofOfWork_ = true; // off when this tor does not know PoWDefensesEnabled
 };
 

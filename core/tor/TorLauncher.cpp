@@ -149,19 +149,29 @@ QString TorLauncher::generateTorrc(const TorLaunchConfig& config, qint64 owningP
     return lines.join(QLatin1Char('\n')) + QLatin1Char('\n');
 }
 
-std::optional<QString> TorLauncher::checkTorrcValues(const TorLaunchConfig& config) {
-    // One option per line: a line break or NUL would smuggle in further options, and '#' would
-    // cut a value short.
-    const auto bad = [](const QString& text) {
-        return text.contains(QLatin1Char('\n')) || text.contains(QLatin1Char('\r')) ||
-               text.contains(QChar(0)) || text.contains(QLatin1Char('#'));
+std::optional<QString> TorLauncher::checkTorrcValues(const TorLaunchConfig& config,
+                                                     const QStringList& addedLines) {
+    // One option per line: a line break or NUL would smuggle in further options, '#' would cut a
+    // value short, and tor joins the next line to one that ends in a backslash (a bridge line
+    // pasted with one swallowed the option after it).
+    const auto problem = [](const QString& text) -> std::optional<QString> {
+        if (text.contains(QLatin1Char('\n')) || text.contains(QLatin1Char('\r')) ||
+            text.contains(QChar(0)))
+            return tr("contains a line break or NUL");
+        if (text.contains(QLatin1Char('#')))
+            return tr("contains '#'");
+        if (text.endsWith(QLatin1Char('\\')))
+            return tr("ends in a backslash (tor would join the next line to it)");
+        return std::nullopt;
     };
-    if (bad(config.dataDirectory))
-        return QStringLiteral("the data directory path contains a line break, NUL or '#'");
-    for (const QString& line : config.extraTorrcLines)
-        if (bad(line))
-            return QStringLiteral("a tor option contains a line break, NUL or '#': %1")
-                .arg(line.left(80));
+    if (const auto bad = problem(config.dataDirectory))
+        return tr("The data directory path %1.").arg(*bad);
+    // Only the option's name is shown: the rest may be a bridge address or a path.
+    for (const QStringList& lines : {config.extraTorrcLines, addedLines})
+        for (const QString& line : lines)
+            if (const auto bad = problem(line))
+                return tr("The tor option %1 %2.")
+                    .arg(line.simplified().section(QLatin1Char(' '), 0, 0).left(40), *bad);
     return std::nullopt;
 }
 
@@ -223,7 +233,8 @@ void TorLauncher::start() {
         return;
     }
 
-    if (const auto bad = checkTorrcValues(config_)) {
+    const QStringList bundledLines = bundledTorrcLines(torPath_, config_.extraTorrcLines);
+    if (const auto bad = checkTorrcValues(config_, bundledLines)) {
         failPermanently(*bad);
         return;
     }
@@ -235,7 +246,7 @@ void TorLauncher::start() {
                           QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
     QString error;
     QString torrc = generateTorrc(config_, QCoreApplication::applicationPid());
-    for (const QString& line : bundledTorrcLines(torPath_, config_.extraTorrcLines))
+    for (const QString& line : bundledLines)
         torrc += line + QLatin1Char('\n');
     if (!writePrivateFile(torDirectory() + QStringLiteral("/torrc"), torrc.toUtf8(), &error) ||
         !writePrivateFile(torDirectory() + QStringLiteral("/torrc-defaults"), {}, &error)) {

@@ -52,8 +52,10 @@ public:
     static std::optional<QString> findTor(const QString& setting, QStringList* searched);
     static std::optional<TorVersion> parseVersion(const QString& versionOutput);
     static QString generateTorrc(const TorLaunchConfig& config, qint64 owningPid);
-    // Why the torrc could not be written safely (a value with CR, LF, NUL or '#'), if so.
-    static std::optional<QString> checkTorrcValues(const TorLaunchConfig& config);
+    // Why the torrc could not be written safely (a value with CR, LF, NUL or '#', or one ending
+    // in a backslash), if so. addedLines: the lines the launcher adds itself (bundledTorrcLines).
+    static std::optional<QString> checkTorrcValues(const TorLaunchConfig& config,
+                                                   const QStringList& addedLines = {});
 
     void start();
     // Stops tor and waits for it to exit; the launcher can be started again afterwards.

@@ -96,6 +96,28 @@ private slots:
                  QByteArray("1 BUILT $A~a,$B~b PURPOSE=GENERAL\n.dotted line\n2 BUILT $C~c"));
     }
 
+    // A data body's empty lines are part of the value (a torrc from GETINFO config-text, a
+    // descriptor): lost, the value tor sent would arrive changed.
+    void dataBodyKeepsEmptyLines_data() {
+        QTest::addColumn<QByteArray>("body");
+        QTest::addColumn<QByteArray>("value");
+        QTest::newRow("empty lines around a line")
+            << QByteArray("\r\nsecond\r\n\r\n") << QByteArray("\nsecond\n");
+        QTest::newRow("two empty lines") << QByteArray("\r\n\r\n") << QByteArray("\n");
+        QTest::newRow("empty line between lines")
+            << QByteArray("a\r\n\r\nb\r\n") << QByteArray("a\n\nb");
+        QTest::newRow("no lines") << QByteArray() << QByteArray();
+    }
+    void dataBodyKeepsEmptyLines() {
+        QFETCH(QByteArray, body);
+        QFETCH(QByteArray, value);
+        Recorder r;
+        controller->send("GETINFO x", r.handler());
+        port->reply("250+x=\r\n" + body + ".\r\n250 OK\r\n");
+        QTRY_COMPARE(r.replies.size(), 1);
+        QCOMPARE(r.replies.at(0).value("x"), value);
+    }
+
     void replySplitIntoSingleBytes() {
         Recorder r;
         controller->send("GETINFO version", r.handler());

@@ -209,6 +209,10 @@ private slots:
         QTest::newRow("hash") << QString() << QStringLiteral("Nickname a#b");
         QTest::newRow("newline in path")
             << QStringLiteral("/tmp/x\nControlPort 9999") << QStringLiteral("NumEntryGuards 4");
+        // tor joins the next line to a line ending in a backslash: a bridge line pasted with one
+        // swallows whatever option follows it.
+        QTest::newRow("trailing backslash")
+            << QString() << QStringLiteral("Bridge obfs4 192.0.2.1:443 cert=x iat-mode=0\\");
     }
     void torrcInjectionIsRefused() {
         QFETCH(QString, dataDirectory);
@@ -222,6 +226,28 @@ private slots:
         TorLauncher launcher(config);
         launcher.start();
         QCOMPARE(launcher.state(), TorLauncher::State::Failed);
+        QVERIFY(!QFile::exists(config.dataDirectory + QStringLiteral("/tor/torrc")));
+    }
+
+    // The lines added for a bundled tor carry paths of the directory tor was found in; a '#' in
+    // that path would cut GeoIPFile short, so they are checked like every other torrc value.
+    void bundledTorLinesAreChecked() {
+        QTemporaryDir dir;
+        QVERIFY(QDir(dir.path()).mkdir(QStringLiteral("bundle#1")));
+        const QString bundle = dir.filePath(QStringLiteral("bundle#1"));
+        QFile geoip(bundle + QStringLiteral("/geoip"));
+        QVERIFY(geoip.open(QIODevice::WriteOnly));
+        geoip.close();
+        TorLaunchConfig config;
+        config.dataDirectory = dir.filePath(QStringLiteral("data"));
+        config.torExecutableSetting =
+            writeScript(dir, QStringLiteral("bundle#1/fake-tor"), kControlPortTor);
+        QVERIFY(!TorLauncher::checkTorrcValues(config).has_value());
+        TorLauncher launcher(config);
+        launcher.start();
+        QCOMPARE(launcher.state(), TorLauncher::State::Failed);
+        QVERIFY2(launcher.failureReason().contains(QStringLiteral("GeoIPFile")),
+                 qPrintable(launcher.failureReason()));
         QVERIFY(!QFile::exists(config.dataDirectory + QStringLiteral("/tor/torrc")));
     }
 

@@ -48,6 +48,24 @@ private:
         return service.state() == OnionService::State::Published;
     }
 
+    OnionService::Config contactsOnly(QList<QByteArray> clientAuth) {
+        OnionService::Config config{80, "unix:" + QFile::encodeName(dir.filePath("links.sock")),
+                                    std::move(clientAuth)};
+        config.access = OnionService::Access::ClientAuthOnly;
+        return config;
+    }
+
+    // The services this control connection holds, once tor has run every command sent before;
+    // nothing if tor did not answer.
+    std::optional<QByteArray> onionsInTor() {
+        std::optional<TorReply> reply;
+        launcher->controller()->send("GETINFO onions/current",
+                                     [&](const TorReply& r) { reply = r; });
+        if (!QTest::qWaitFor([&] { return reply.has_value(); }, 10000) || !reply->isOk())
+            return std::nullopt;
+        return reply->value("onions/current");
+    }
+
     static bool verifiedByTor(const TorLaunchConfig& config, const QTemporaryDir& data) {
         QDir().mkpath(config.dataDirectory + QStringLiteral("/tor"));
         QFile torrc(data.filePath(QStringLiteral("torrc")));
@@ -165,6 +183,46 @@ private slots:
         QTRY_VERIFY(reply.has_value());
         QVERIFY2(reply->isOk(), qPrintable(reply->errorMessage()));
         QVERIFY(!publishes(OnionIdentity::generate(), {"not-a-key"}));
+    }
+
+    // Renaming a contact removes and adds its key: two key changes before tor has answered the
+    // first republication. The last ADD_ONION must win; tor refuses an ADD_ONION for a service it
+    // still holds (550 collision), so Published (set by the newest ADD_ONION's reply only) means
+    // the service tor holds is the one with the newest keys.
+    void twoKeyChangesInARowPublishTheNewestKeys() {
+        const QByteArray a = ClientAuthKey::generate().publicKeyBase32();
+        const QByteArray b = ClientAuthKey::generate().publicKeyBase32();
+        const OnionIdentity identity = OnionIdentity::generate();
+        OnionService service(launcher.get(), identity, contactsOnly({a, b}));
+        service.publish();
+        QTRY_COMPARE_WITH_TIMEOUT(service.state(), OnionService::State::Published, 10000);
+        service.setClientAuthPublicKeys({a});
+        service.setClientAuthPublicKeys({a, b});
+        QVERIFY(QTest::qWaitFor([&] { return service.state() != OnionService::State::Publishing; },
+                                10000));
+        QVERIFY2(service.state() == OnionService::State::Published,
+                 qPrintable(service.failureReason()));
+        const std::optional<QByteArray> onions = onionsInTor();
+        QVERIFY(onions.has_value());
+        QCOMPARE(onions->count(identity.address().toLatin1()), 1);
+    }
+
+    // Attack: two contacts blocked within one ADD_ONION round trip. The service must be gone from
+    // tor, not only reported Unpublished: with the old keys live a blocked contact still gets in.
+    void withdrawnServiceIsGoneFromTor() {
+        const QByteArray a = ClientAuthKey::generate().publicKeyBase32();
+        const QByteArray b = ClientAuthKey::generate().publicKeyBase32();
+        const OnionIdentity identity = OnionIdentity::generate();
+        OnionService service(launcher.get(), identity, contactsOnly({a, b}));
+        service.publish();
+        QTRY_COMPARE_WITH_TIMEOUT(service.state(), OnionService::State::Published, 10000);
+        service.setClientAuthPublicKeys({a});
+        service.setClientAuthPublicKeys({});
+        QCOMPARE(service.state(), OnionService::State::Unpublished);
+        const std::optional<QByteArray> onions = onionsInTor();
+        QVERIFY(onions.has_value());
+        QVERIFY2(!onions->contains(identity.address().toLatin1()),
+                 "the withdrawn service is still live in tor, with a's key");
     }
 
     void closingTheControlConnectionEndsTor() {
