@@ -54,6 +54,8 @@ private slots:
         const QString dir = makeSharedDirectory(root, "shared");
         QProcess cli;
         cli.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+        // The umask most users have, whatever this test inherited.
+        cli.setChildProcessModifier([] { ::umask(022); });
         cli.start(strace,
                   {"-o", trace, "-e", "trace=openat,fchmod", "-e",
                    QStringLiteral("inject=openat:error=EOPNOTSUPP:when=%1").arg(nth), "-e",
