@@ -25,14 +25,19 @@ CallWindow::CallWindow(QWidget* parent)
     setMinimumSize(640, 560);
     resize(820, 700);
     peer_->setObjectName(QStringLiteral("callPeer"));
+    // Plain text: the contact's name (from their contact link), the end reason and the device
+    // names (a Bluetooth headset names itself) are not ours to be rendered as HTML.
+    peer_->setTextFormat(Qt::PlainText);
     QFont big = peer_->font();
     big.setPointSizeF(big.pointSizeF() * 1.4);
     big.setBold(true);
     peer_->setFont(big);
     state_->setObjectName(QStringLiteral("callState"));
+    state_->setTextFormat(Qt::PlainText);
     duration_->setObjectName(QStringLiteral("callDuration"));
     duration_->setFont(big);
     devices_->setObjectName(QStringLiteral("callDevices"));
+    devices_->setTextFormat(Qt::PlainText);
     devices_->setWordWrap(true);
     mute_->setObjectName(QStringLiteral("muteButton"));
     mute_->setCheckable(true);

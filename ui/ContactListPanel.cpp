@@ -49,6 +49,8 @@ ContactListPanel::ContactListPanel(QWidget* parent)
     qrButton_->setToolTip(tr("Read a contact link from a picture of a QR code"));
     addError_->setObjectName(QStringLiteral("addContactError"));
     addError_->setWordWrap(true);
+    // Plain text: the reasons quote parts of the pasted link, which someone else wrote.
+    addError_->setTextFormat(Qt::PlainText);
     addError_->setStyleSheet(QStringLiteral("color: #b00020;"));
     addError_->setVisible(false);
     search_->setObjectName(QStringLiteral("contactSearch"));

@@ -38,12 +38,16 @@ void DesktopNotifier::notify(const QString& title, const QString& text) {
 #ifdef ONIONVOICE_HAVE_DBUS
     QDBusConnection bus = QDBusConnection::sessionBus();
     if (bus.isConnected()) {
+        // The body is escaped: notification servers may read it as markup (the specification's
+        // body-markup), and a caller's name holding <img src="http://…"> would make the desktop
+        // fetch it, outside tor. The tray balloon shows plain text.
         QDBusMessage message = QDBusMessage::createMethodCall(
             QStringLiteral("org.freedesktop.Notifications"),
             QStringLiteral("/org/freedesktop/Notifications"),
             QStringLiteral("org.freedesktop.Notifications"), QStringLiteral("Notify"));
         message << QApplication::applicationName() << 0u
-                << QStringLiteral("org.onionvoice.OnionVoice") << title << text << QStringList()
+                << QStringLiteral("org.onionvoice.OnionVoice") << title << text.toHtmlEscaped()
+                << QStringList()
                 << QVariantMap{{QStringLiteral("urgency"), QVariant::fromValue(uchar(2))},
                                {QStringLiteral("category"), QStringLiteral("im.received")}}
                 << kShownForMs;

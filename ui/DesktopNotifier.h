@@ -20,6 +20,7 @@ public:
 
     explicit DesktopNotifier(QWidget* window);
 
+    // `text` is plain text (escaped for servers that read markup).
     void notify(const QString& title, const QString& text);
 
 signals:

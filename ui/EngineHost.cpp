@@ -162,11 +162,7 @@ void EngineHost::addContact(const contacts::Contact& contact) {
 
 void EngineHost::renameContact(const QString& address, const QString& name) {
     changeContact(address, [address, name](contacts::ContactBook& book, QString* error) {
-        auto contact = book.find(address);
-        if (!contact)
-            return false;
-        contact->displayName = name;
-        return book.remove(address) && book.add(*contact, error);
+        return book.rename(address, name, error);
     });
 }
 
@@ -183,18 +179,14 @@ void EngineHost::removeContact(const QString& address) {
 
 void EngineHost::createAccessLink(const QString& address) {
     onEngine([this, address](call::CallEngine& e) {
-        auto contact = e.contacts().find(address);
-        if (!contact)
-            return;
         const tor::ClientAuthKey key = tor::ClientAuthKey::generate();
         const auto bytes = [](std::span<const std::uint8_t, 32> k) {
             return QByteArray(reinterpret_cast<const char*>(k.data()), qsizetype(k.size()));
         };
-        contact->inboundAuthPublicKey = bytes(key.publicKey());
-        contact->allowlisted = true;
         QString error;
-        if (!e.contacts().remove(address) || !e.contacts().add(*contact, &error)) {
-            emit errorOccurred(error);
+        if (!e.contacts().grantAccess(address, bytes(key.publicKey()), &error)) {
+            emit errorOccurred(error.isEmpty() ? tr("No contact has the address %1.").arg(address)
+                                               : error);
             return;
         }
         publishContacts(e);

@@ -21,12 +21,17 @@ IncomingCallDialog::IncomingCallDialog(QWidget* parent)
     setWindowTitle(tr("Incoming call — OnionVoice"));
     setMinimumSize(440, 180);
     name_->setObjectName(QStringLiteral("incomingCaller"));
+    // Plain text: the name arrived in someone's contact link, and a label guessing "rich text"
+    // would draw its markup (a fake "verified ID" line, remote images).
+    name_->setTextFormat(Qt::PlainText);
     QFont big = name_->font();
     big.setPointSizeF(big.pointSizeF() * 1.6);
     big.setBold(true);
     name_->setFont(big);
     name_->setAlignment(Qt::AlignCenter);
+    name_->setWordWrap(true); // a long name wraps instead of losing its start
     addressLabel_->setObjectName(QStringLiteral("incomingAddress"));
+    addressLabel_->setTextFormat(Qt::PlainText);
     addressLabel_->setAlignment(Qt::AlignCenter);
     addressLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     accept_->setObjectName(QStringLiteral("acceptCallButton"));

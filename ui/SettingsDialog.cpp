@@ -59,6 +59,7 @@ SettingsDialog::SettingsDialog(const AppSettings& current, SettingsEnvironment e
     preset_->setCurrentIndex(preset_->findData(presetKey(current.preset)));
     tradeoff_ = new QLabel(this);
     tradeoff_->setWordWrap(true);
+    tradeoff_->setTextFormat(Qt::PlainText);
     connect(preset_, &QComboBox::currentIndexChanged, this, &SettingsDialog::showPresetTradeoff);
     contactsOnly_ = new QCheckBox(tr("Only contacts holding an access key can reach me"), this);
     contactsOnly_->setObjectName(QStringLiteral("contactsOnlyCheck"));
@@ -103,6 +104,8 @@ SettingsDialog::SettingsDialog(const AppSettings& current, SettingsEnvironment e
     bridgeError_ = new QLabel(this);
     bridgeError_->setObjectName(QStringLiteral("bridgeError"));
     bridgeError_->setWordWrap(true);
+    // Plain text: the error quotes the bridge line as it was pasted.
+    bridgeError_->setTextFormat(Qt::PlainText);
     bridgeError_->setStyleSheet(QStringLiteral("color: #b00020;"));
     bridgeError_->setVisible(false);
     auto* transports = new QLabel(
@@ -154,6 +157,7 @@ SettingsDialog::SettingsDialog(const AppSettings& current, SettingsEnvironment e
     problem_ = new QLabel(this);
     problem_->setObjectName(QStringLiteral("settingsProblem"));
     problem_->setWordWrap(true);
+    problem_->setTextFormat(Qt::PlainText);
     problem_->setStyleSheet(QStringLiteral("color: #b00020;"));
     problem_->setVisible(false);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);

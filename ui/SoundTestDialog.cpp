@@ -33,6 +33,9 @@ SoundTestDialog::SoundTestDialog(SoundCheck* check, const QString& devices, QWid
     level_->setToolTip(tr("How loud the microphone hears you; speak and it should move"));
     status_->setObjectName(QStringLiteral("soundTestStatus"));
     status_->setWordWrap(true);
+    // Plain text: device names and errors come from the sound system (a Bluetooth device names
+    // itself).
+    status_->setTextFormat(Qt::PlainText);
     record_->setObjectName(QStringLiteral("recordPlayBackButton"));
     record_->setToolTip(tr("Say something; you hear it back from the speaker"));
     connect(record_, &QPushButton::clicked, this,
@@ -52,6 +55,7 @@ SoundTestDialog::SoundTestDialog(SoundCheck* check, const QString& devices, QWid
     });
     report_->setObjectName(QStringLiteral("torPathReport"));
     report_->setWordWrap(true);
+    report_->setTextFormat(Qt::PlainText);
     connect(check_, &SoundCheck::report, report_, &QLabel::setText);
     connect(check_, &SoundCheck::phaseChanged, this, &SoundTestDialog::showPhase);
     meter_.setInterval(50);
@@ -67,6 +71,7 @@ SoundTestDialog::SoundTestDialog(SoundCheck* check, const QString& devices, QWid
     auto* layout = new QVBoxLayout(this);
     auto* deviceLabel = new QLabel(devices, this);
     deviceLabel->setWordWrap(true);
+    deviceLabel->setTextFormat(Qt::PlainText);
     layout->addWidget(deviceLabel);
     layout->addWidget(new QLabel(tr("Microphone level:"), this));
     layout->addWidget(level_);

@@ -28,13 +28,17 @@ TorStatusPanel::TorStatusPanel(QWidget* parent)
     setFrameShape(QFrame::StyledPanel);
     headline_->setObjectName(QStringLiteral("torHeadline"));
     headline_->setWordWrap(true);
+    // Plain text: the headline and the hint quote tor's own words (bootstrap summary, failure).
+    headline_->setTextFormat(Qt::PlainText);
     progress_->setObjectName(QStringLiteral("torProgress"));
     progress_->setRange(0, 100);
     progress_->setToolTip(tr("How far tor has got connecting to the Tor network"));
     service_->setObjectName(QStringLiteral("serviceState"));
     service_->setWordWrap(true);
+    service_->setTextFormat(Qt::PlainText);
     hint_->setObjectName(QStringLiteral("torHint"));
     hint_->setWordWrap(true);
+    hint_->setTextFormat(Qt::PlainText);
     hint_->setStyleSheet(QStringLiteral("color: #8a4b00;"));
     retry_->setObjectName(QStringLiteral("torRetryButton"));
     retry_->setToolTip(tr("Stop tor and start it again"));

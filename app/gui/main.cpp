@@ -1,5 +1,6 @@
 // onionvoice: the desktop app. Without options it uses the real Tor network; --testnet runs it
 // on the private network of tests/testnet (demo mode); --self-test checks the machine.
+#include "../PrivateFileMode.h"
 #include "GuiApp.h"
 #include "InstanceGuard.h"
 #include "SelfTest.h"
@@ -18,6 +19,7 @@ using namespace onionvoice;
 using onionvoice::app::InstanceGuard;
 
 int main(int argc, char** argv) {
+    onionvoice::app::restrictFileCreationMask();
     // The self-test must run without a display, so the platform is chosen before Qt starts.
     for (int i = 1; i < argc; ++i)
         if (std::strcmp(argv[i], "--self-test") == 0 &&

@@ -19,6 +19,11 @@ namespace {
 
 constexpr int kFormatVersion = 1;
 constexpr auto kKeyEncoding = QByteArray::Base64Encoding;
+constexpr qsizetype kKeySize = 32; // x25519, both halves
+
+QString formatCharactersRefused() {
+    return QStringLiteral("The name contains invisible formatting characters.");
+}
 
 QJsonObject toJson(const Contact& c) {
     QJsonObject o{{"address", c.address},
@@ -42,7 +47,7 @@ std::optional<QByteArray> keyFrom(const QJsonValue& v) {
         return std::nullopt;
     const auto decoded = QByteArray::fromBase64Encoding(
         v.toString().toLatin1(), kKeyEncoding | QByteArray::AbortOnBase64DecodingErrors);
-    if (!decoded || decoded.decoded.size() != 32)
+    if (!decoded || decoded.decoded.size() != kKeySize)
         return std::nullopt;
     return decoded.decoded;
 }
@@ -198,13 +203,43 @@ bool ContactBook::add(Contact contact, QString* error) {
         return false;
     }
     if (hasFormatCharacters(contact.displayName)) {
-        *error = QStringLiteral("The name contains invisible formatting characters.");
+        *error = formatCharactersRefused();
         return false;
     }
     contact.address = check.address;
     if (!contact.added.isValid())
         contact.added = QDateTime::currentDateTimeUtc();
     contacts_.append(contact);
+    notify();
+    return true;
+}
+
+bool ContactBook::rename(const QString& address, const QString& name, QString* error) {
+    Contact* c = lookup(address);
+    if (!c)
+        return false;
+    if (hasFormatCharacters(name)) {
+        *error = formatCharactersRefused();
+        return false;
+    }
+    c->displayName = name;
+    notify();
+    return true;
+}
+
+bool ContactBook::grantAccess(const QString& address, const QByteArray& inboundAuthPublicKey,
+                              QString* error) {
+    Contact* c = lookup(address);
+    if (!c)
+        return false;
+    if (inboundAuthPublicKey.size() != kKeySize) {
+        *error = QStringLiteral("An access key has %1 bytes, not %2.")
+                     .arg(inboundAuthPublicKey.size())
+                     .arg(kKeySize);
+        return false;
+    }
+    c->inboundAuthPublicKey = inboundAuthPublicKey;
+    c->allowlisted = true;
     notify();
     return true;
 }

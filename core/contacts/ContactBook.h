@@ -51,12 +51,22 @@ public:
     // Adds a contact; refuses an invalid address, one already in the book, or a name with
     // invisible Unicode format characters (bidi overrides, zero-width) (reason in *error).
     bool add(Contact contact, QString* error);
+    // Renames a contact in place: its block, allowlisting, keys and date stay as they are. A name
+    // add() would refuse is refused here too, before anything changes (reason in *error). False
+    // with *error untouched when no contact has the address.
+    bool rename(const QString& address, const QString& name, QString* error);
+    // Gives a contact a new inbound access key and allowlists it, as one change. Refuses a key
+    // that is not 32 bytes (reason in *error); false with *error untouched when no contact has
+    // the address.
+    bool grantAccess(const QString& address, const QByteArray& inboundAuthPublicKey,
+                     QString* error);
     bool remove(const QString& address);
     bool setBlocked(const QString& address, bool blocked);
     bool setAllowlisted(const QString& address, bool allowlisted);
     std::optional<Contact> find(const QString& address) const;
     const QList<Contact>& contacts() const { return contacts_; }
-    // Called after every change of the book in memory (load, add, remove, block, allowlist).
+    // Called once after every change of the book in memory (load, add, rename, access, remove,
+    // block, allowlist): the engine republishes its service on each call.
     void setChangeListener(std::function<void()> listener) { changed_ = std::move(listener); }
 
 private:

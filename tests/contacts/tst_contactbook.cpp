@@ -145,6 +145,51 @@ private slots:
         QVERIFY(book.add({testAddress(5), "Ana Łódź 李", {}, false, false, {}, {}}, &error));
     }
 
+    // Fault: a rename to a name add() refuses (a zero-width space pasted from a chat app) must
+    // leave the contact whole. Removing it first and adding it again lost the block and the
+    // access keys.
+    void renameRefusedKeepsTheContact() {
+        ContactBook book(QString{});
+        QString error;
+        const Contact blocked{
+            testAddress(7),      "Mallory",          QDateTime::currentDateTimeUtc(), true, true,
+            QByteArray(32, 'i'), QByteArray(32, 'o')};
+        QVERIFY(book.add(blocked, &error));
+        int changes = 0;
+        book.setChangeListener([&] { ++changes; });
+        QVERIFY(!book.rename(testAddress(7), "Mal" + QString(QChar(0x200B)) + "lory", &error));
+        QCOMPARE(error, QStringLiteral("The name contains invisible formatting characters."));
+        QCOMPARE(book.contacts(), QList<Contact>{blocked});
+        QCOMPARE(changes, 0);
+
+        // A good name changes the name alone, as one change.
+        QVERIFY(book.rename(testAddress(7).toUpper(), "Mal", &error));
+        Contact renamed = blocked;
+        renamed.displayName = "Mal";
+        QCOMPARE(book.contacts(), QList<Contact>{renamed});
+        QCOMPARE(changes, 1);
+        error.clear();
+        QVERIFY(!book.rename(testAddress(8), "Nobody", &error));
+        QVERIFY(error.isEmpty());
+    }
+
+    void accessIsGrantedAsOneChange() {
+        ContactBook book(QString{});
+        QString error;
+        const QDateTime added = QDateTime::currentDateTimeUtc();
+        QVERIFY(book.add({testAddress(9), "Ana", added, false, false, {}, QByteArray(32, 'o')},
+                         &error));
+        int changes = 0;
+        book.setChangeListener([&] { ++changes; });
+        QVERIFY(!book.grantAccess(testAddress(9), QByteArray(31, 'k'), &error));
+        QVERIFY(!error.isEmpty());
+        QCOMPARE(changes, 0);
+        QVERIFY(book.grantAccess(testAddress(9), QByteArray(32, 'k'), &error));
+        QCOMPARE(changes, 1);
+        QCOMPARE(book.contacts(), (QList<Contact>{{testAddress(9), "Ana", added, false, true,
+                                                   QByteArray(32, 'k'), QByteArray(32, 'o')}}));
+    }
+
     void changesAreReported() {
         ContactBook book(QString{});
         int changes = 0;

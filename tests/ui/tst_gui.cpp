@@ -6,6 +6,7 @@
 // measure, and print, how long the GUI event loop ever stalls, and how much a 500 ms GUI stall
 // moves the engine's packet sends.
 #include "../testnet/TestnetEnv.h"
+#include "NotificationServer.h"
 #include "media/WavFileBackend.h"
 #include "tor/OnionAddress.h"
 #include "ui/CallWindow.h"
@@ -18,8 +19,6 @@
 #include "ui/QualityDashboard.h"
 #include "ui/TorStatusPanel.h"
 
-#include <QDBusConnection>
-#include <QDBusError>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMetaEnum>
@@ -116,55 +115,6 @@ private:
 TimedApplication* timedApp() {
     return static_cast<TimedApplication*>(QCoreApplication::instance());
 }
-
-// The desktop's notification service (org.freedesktop.Notifications) on a private session bus of
-// its own dbus-daemon: records what the app asks it to show.
-class NotificationServer : public QObject {
-    Q_OBJECT
-    Q_CLASSINFO("D-Bus Interface", "org.freedesktop.Notifications")
-public:
-    QList<QPair<QString, QString>> shown; // summary, body
-
-    // Starts the bus, points this process's session bus at it and registers the service on a
-    // connection of its own, so the app's notifications really cross the bus.
-    bool start(QString* error) {
-        daemon_.setChildProcessModifier([] { prctl(PR_SET_PDEATHSIG, SIGTERM); });
-        daemon_.start(QStringLiteral("dbus-daemon"),
-                      {QStringLiteral("--session"), QStringLiteral("--nofork"),
-                       QStringLiteral("--print-address=1")});
-        if (!daemon_.waitForReadyRead(10000)) {
-            *error = QStringLiteral("dbus-daemon: ") + daemon_.errorString();
-            return false;
-        }
-        const QByteArray address = daemon_.readLine().trimmed();
-        qputenv("DBUS_SESSION_BUS_ADDRESS", address);
-        QDBusConnection server =
-            QDBusConnection::connectToBus(QString::fromUtf8(address), QStringLiteral("server"));
-        if (!server.registerObject(QStringLiteral("/org/freedesktop/Notifications"), this,
-                                   QDBusConnection::ExportAllSlots) ||
-            !server.registerService(QStringLiteral("org.freedesktop.Notifications"))) {
-            *error = server.lastError().message();
-            return false;
-        }
-        return true;
-    }
-    ~NotificationServer() override {
-        QDBusConnection::disconnectFromBus(QStringLiteral("server"));
-        daemon_.terminate();
-        daemon_.waitForFinished(3000);
-    }
-
-public slots:
-    uint Notify(const QString& /*app*/, uint /*replaces*/, const QString& /*icon*/,
-                const QString& summary, const QString& body, const QStringList& /*actions*/,
-                const QVariantMap& /*hints*/, int /*timeout*/) {
-        shown.append({summary, body});
-        return uint(shown.size());
-    }
-
-private:
-    QProcess daemon_;
-};
 
 call::EngineConfig engineConfig(const QString& name) {
     call::EngineConfig config;
