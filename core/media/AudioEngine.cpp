@@ -11,6 +11,7 @@ AudioEngine::AudioEngine(std::unique_ptr<AudioBackend> backend, const AudioEngin
     , m_backend(std::move(backend))
     , m_settings(settings)
     , m_clock(std::move(clock))
+    , m_timeline(m_settings.captureStall)
     , m_frame(kFrameSamples) {
     m_timer.setTimerType(Qt::PreciseTimer);
     m_timer.setInterval(m_settings.pumpInterval);
@@ -36,6 +37,7 @@ bool AudioEngine::start(QString* error) {
     m_gaps = {};
     m_countedOverruns = m_rings.captureOverruns.load(std::memory_order_relaxed);
     m_lostCaptureSamples = 0;
+    m_timeline.start(m_clock());
     m_state = State::Running;
     m_timer.start();
     return true;
@@ -88,10 +90,11 @@ MouthToEarBudget AudioEngine::mouthToEar(std::chrono::microseconds network) cons
 // time. The peer's jitter buffer schedules playout by sequence number: without the skip, every
 // packet after a stall of the engine looked late to it and was dropped until its delay baseline
 // caught up, 20 s later (tests/faults: a 3-s stall of the caller left the callee silent for the
-// rest of the call).
+// rest of the call). Samples a device lost while catching up on time already sent as silence
+// (CaptureTimeline) are not skipped twice.
 void AudioEngine::skipLostCapture() {
     const std::uint64_t overruns = m_rings.captureOverruns.load(std::memory_order_relaxed);
-    m_lostCaptureSamples += overruns - m_countedOverruns;
+    m_lostCaptureSamples += m_timeline.lostSamples(overruns - m_countedOverruns);
     m_countedOverruns = overruns;
     const auto perPacket =
         std::uint64_t(kSampleRate) * std::uint64_t(m_settings.encoder.packetPeriod.count()) / 1000;
@@ -99,12 +102,28 @@ void AudioEngine::skipLostCapture() {
     m_lostCaptureSamples %= perPacket;
 }
 
+void AudioEngine::encodeFrame(std::span<const float> frame, Microphone microphone) {
+    if (auto packet = m_sender->pushFrame(frame, microphone))
+        Q_EMIT packetReady(m_nextSequence++, *packet);
+}
+
 void AudioEngine::pump() {
     skipLostCapture();
+    const JitterBuffer::Time now = m_clock();
+    const bool wasStalled = m_timeline.stalled();
     while (m_rings.capture.readable() >= kFrameSamples) {
         m_rings.capture.read(m_frame);
-        if (auto packet = m_sender->pushFrame(m_frame, m_microphone))
-            Q_EMIT packetReady(m_nextSequence++, *packet);
+        if (m_timeline.takeFrame(now))
+            encodeFrame(m_frame, m_microphone);
+    }
+    if (wasStalled && !m_timeline.stalled())
+        qCInfo(lcMedia) << "capture resumed;" << m_timeline.silenceSent().count()
+                        << "ms of silence sent in its place this call";
+    if (const std::size_t silence = m_timeline.silenceDue(now); silence > 0) {
+        if (!wasStalled)
+            qCInfo(lcMedia) << "capture stalled; sending silence in its place";
+        for (std::size_t k = 0; k < silence; ++k)
+            encodeFrame(m_frame, Microphone::Muted); // encodes silence whatever the frame holds
     }
     const std::size_t ahead = m_settings.playbackFramesAhead * kFrameSamples;
     while (m_rings.playback.readable() < ahead && m_rings.playback.writable() >= kFrameSamples) {

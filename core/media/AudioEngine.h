@@ -7,6 +7,7 @@
 
 #include "media/AudioBackend.h"
 #include "media/CallQuality.h"
+#include "media/CaptureTimeline.h"
 #include "media/JitterBuffer.h"
 #include "media/PlayoutGaps.h"
 #include "media/VoiceCodec.h"
@@ -18,6 +19,7 @@
 #include <QTimer>
 #include <functional>
 #include <memory>
+#include <span>
 
 namespace onionvoice::media {
 
@@ -27,6 +29,8 @@ struct AudioEngineSettings {
     JitterBufferSettings jitter;
     std::size_t playbackFramesAhead = 3;       // frames kept in the playback ring
     std::chrono::milliseconds pumpInterval{5}; // how often the rings are serviced
+    // Capture silent this long counts as a stalled device (its callbacks come every 10-100 ms).
+    std::chrono::milliseconds captureStall{250};
 };
 
 class AudioEngine : public QObject {
@@ -54,6 +58,8 @@ public:
     // What a frame spends from the peer's mouth to our ear, given the network's one-way delay.
     MouthToEarBudget mouthToEar(std::chrono::microseconds network) const;
     const AudioRings& rings() const { return m_rings; }
+    // Silence sent in place of audio while the capture device delivered nothing.
+    std::chrono::milliseconds stalledCapture() const { return m_timeline.silenceSent(); }
 
 Q_SIGNALS:
     void packetReady(std::uint32_t sequence, const QByteArray& packet);
@@ -62,6 +68,7 @@ private:
     enum class State { Stopped, Running };
     void pump();
     void skipLostCapture();
+    void encodeFrame(std::span<const float> frame, Microphone microphone);
 
     std::unique_ptr<AudioBackend> m_backend;
     AudioEngineSettings m_settings;
@@ -75,6 +82,7 @@ private:
     std::uint32_t m_nextSequence = 0;
     std::uint64_t m_countedOverruns = 0;    // capture overruns already turned into skipped packets
     std::uint64_t m_lostCaptureSamples = 0; // lost, not yet a whole packet
+    CaptureTimeline m_timeline;
     std::vector<float> m_frame;
     PlayoutGaps m_gaps;
 };

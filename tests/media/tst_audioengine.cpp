@@ -89,6 +89,24 @@ void loopBack(const QString& in, const QString& out, const std::vector<float>& s
     *engine = std::move(looped);
 }
 
+// A capture device driven by hand: the test writes its frames into the capture ring.
+class HandDrivenDevice final : public AudioBackend {
+public:
+    bool start(AudioRings& rings, QString*) override {
+        m_rings = &rings;
+        return true;
+    }
+    void stop() override { m_rings = nullptr; }
+    AudioLatency latency() const override { return {}; }
+    void capture(std::span<const float> frame) {
+        m_rings->capture.write(frame);
+        m_rings->capturedSamples += frame.size();
+    }
+
+private:
+    AudioRings* m_rings = nullptr;
+};
+
 } // namespace
 
 class TestAudioEngine : public QObject {
@@ -187,6 +205,46 @@ private slots:
                  qPrintable(QStringLiteral("captured %1 packets, next sequence %2")
                                 .arg(capturedPackets)
                                 .arg(nextSequence)));
+    }
+
+    // Fault: the microphone delivers nothing for 2 s (a Bluetooth profile switch, a USB glitch)
+    // while the clock runs on. No ring overruns, so before the fix no packet left meanwhile (no
+    // records, no acknowledgements; the peer ends the call after 20 s of that) and numbering
+    // resumed 2 s behind the clock: the peer's playout had moved on, and it dropped every packet
+    // after the stall as late until its delay history forgot the old delays.
+    void aStalledMicrophoneIsCoveredWithSilence() {
+        auto device = std::make_unique<HandDrivenDevice>();
+        HandDrivenDevice* mic = device.get();
+        JitterBuffer::Time now{};
+        AudioEngine engine(std::move(device), {}, [&now] { return now; });
+        std::vector<std::pair<JitterBuffer::Time, std::uint32_t>> sent;
+        connect(&engine, &AudioEngine::packetReady, &engine,
+                [&](std::uint32_t sequence, const QByteArray&) {
+                    sent.push_back({now, sequence});
+                });
+        QString error;
+        QVERIFY2(engine.start(&error), qPrintable(error));
+        const std::vector<float> frame(kFrameSamples, 0.1f);
+        const auto run = [&](JitterBuffer::Time until, bool capturing) {
+            while (now < until) {
+                now += kFrameDuration;
+                if (capturing)
+                    mic->capture(frame);
+                QTest::qWait(6); // one pump or more
+            }
+        };
+        run(2s, true);
+        run(4s, false);
+        const auto atResume = sent.back().second;
+        run(5s, true);
+        engine.stop();
+        // 40-ms packets: the sequence number follows the clock through the stall.
+        QVERIFY2(atResume >= 97, qPrintable(QString::number(atResume)));
+        QVERIFY2(sent.back().second >= 122 && sent.back().second <= 125,
+                 qPrintable(QString::number(sent.back().second)));
+        for (std::size_t k = 1; k < sent.size(); ++k)
+            QVERIFY(sent[k].first - sent[k - 1].first <= 300ms); // records kept flowing
+        QVERIFY(engine.stalledCapture() >= 1900ms && engine.stalledCapture() <= 2000ms);
     }
 
     void startFailureIsReported() {
