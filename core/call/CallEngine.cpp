@@ -152,9 +152,13 @@ QList<QByteArray> CallEngine::allowedClientKeys() const {
     return keys;
 }
 
-void CallEngine::setCallState(CallState state) {
+// A slot connected directly may end the call while the state is announced (hang up on Ringing,
+// even dial again): the transition then stops, since call_ is no longer the call it was working on.
+bool CallEngine::setCallState(CallState state) {
+    const CallSession* call = call_.get();
     call_->state = state;
     emit callStateChanged(state, call_->peer, EndReason::None);
+    return call_.get() == call;
 }
 
 void CallEngine::armTimeout(std::chrono::milliseconds after, EndReason reason) {
@@ -189,7 +193,8 @@ void CallEngine::dial(const QString& address) {
     call_ = std::make_unique<CallSession>(CallDirection::Outgoing, check.address);
     call_->frameObserver = config_.frameObserver;
     call_->ephemeral = std::make_unique<EphemeralKey>();
-    setCallState(CallState::Dialing);
+    if (!setCallState(CallState::Dialing))
+        return;
     armTimeout(config_.dialTimeout, EndReason::Unreachable);
 
     const QPointer<tor::TorLauncher> tor = launcher;
@@ -244,8 +249,8 @@ void CallEngine::onPoolLinkDown(std::uint8_t slot) {
 void CallEngine::onCallerHandshake(const HandshakeMessage& message) {
     if (std::holds_alternative<Ringing>(message)) {
         if (call_->state == CallState::Dialing) {
-            setCallState(CallState::Ringing);
-            armTimeout(config_.ringTimeout + 10s, EndReason::NoAnswer);
+            if (setCallState(CallState::Ringing))
+                armTimeout(config_.ringTimeout + 10s, EndReason::NoAnswer);
         }
     } else if (const auto* refusal = std::get_if<Refusal>(&message)) {
         end(endReasonFor(refusal->reason));
@@ -341,7 +346,8 @@ void CallEngine::ring(net::OnionLink* link, const Hello& hello, const QString& d
     call_->slotStates[hello.slot] = CallSession::SlotState::Joining;
     attachIncoming(link, hello.slot);
     link->sendRecord(encodeHandshake(Ringing{}));
-    setCallState(CallState::Ringing);
+    if (!setCallState(CallState::Ringing))
+        return;
     armTimeout(config_.ringTimeout, EndReason::NoAnswer);
     emit incomingCall(hello.caller, displayName);
 }
@@ -456,7 +462,8 @@ bool CallEngine::activate() {
     }
     if (call_->timeout)
         call_->timeout->stop();
-    setCallState(CallState::Active);
+    if (!setCallState(CallState::Active))
+        return false;
     ticks_ = 0;
     tick_.start();
     return true;

@@ -103,7 +103,7 @@ signals:
     void errorOccurred(const QString& message);
 
 private:
-    void setCallState(CallState state);
+    [[nodiscard]] bool setCallState(CallState state);
     void end(EndReason reason);
     void closeEndedCalls();
 

@@ -64,15 +64,32 @@ bool LinkPool::sendRecord(std::uint8_t slot, std::span<const std::uint8_t> recor
     return l && l->sendRecord(record);
 }
 
+// A link closed for what came over it (a garbled or forged record) goes the way of one that broke:
+// one that had not been working yet is dialled again only after replaceDelay, so a peer that
+// garbles every new link cannot make us build circuits in a loop.
 void LinkPool::replace(std::uint8_t slot) {
     if (activity_ != Activity::Running || slot >= slots_.size())
         return;
-    if (OnionLink* old = slots_[slot].current.link) {
+    Slot& s = slots_[slot];
+    if (OnionLink* old = s.current.link) {
+        const bool working = wasWorking(s.current);
         old->disconnect(this);
         old->close();
         emit linkDown(slot, QStringLiteral("replaced"));
+        if (!working) {
+            s.hedge->stop();
+            discard(s.current);
+            discard(s.second);
+            s.retry->start(config_.replaceDelay);
+            return;
+        }
     }
     open(slot);
+}
+
+bool LinkPool::wasWorking(const Attempt& attempt) const {
+    return attempt.openedAt &&
+           std::chrono::steady_clock::now() - *attempt.openedAt >= config_.workingAfter;
 }
 
 void LinkPool::discard(Attempt& attempt) {
@@ -158,12 +175,10 @@ void LinkPool::onFailed(std::uint8_t slot, OnionLink* link, const QString& reaso
         return;
     }
     s.hedge->stop();
-    const bool wasWorking =
-        s.current.openedAt &&
-        std::chrono::steady_clock::now() - *s.current.openedAt >= config_.workingAfter;
+    const bool working = wasWorking(s.current);
     emit linkDown(slot, reason);
     if (activity_ == Activity::Running)
-        s.retry->start(wasWorking ? std::chrono::milliseconds(0) : config_.replaceDelay);
+        s.retry->start(working ? std::chrono::milliseconds(0) : config_.replaceDelay);
 }
 
 } // namespace onionvoice::net

@@ -60,8 +60,9 @@ public:
     void start(int count = std::numeric_limits<int>::max());
     void stop();
 
-    // Closes the slot's link and opens a replacement at once, e.g. when the engine's link monitor
-    // finds the link silent although its TCP stream is still open.
+    // Closes the slot's link and opens a replacement, e.g. when the engine's link monitor finds
+    // the link silent although its TCP stream is still open, or a record on it was garbled: at
+    // once if the link had been working, after replaceDelay otherwise (as for a broken link).
     void replace(std::uint8_t slot);
 
     const LinkPoolConfig& config() const { return config_; }
@@ -98,6 +99,8 @@ private:
     void onOpened(std::uint8_t slot, OnionLink* link);
     void onFailed(std::uint8_t slot, OnionLink* link, const QString& reason);
     static void discard(Attempt& attempt);
+    // Open for workingAfter: it broke, it did not fail to work.
+    bool wasWorking(const Attempt& attempt) const;
 
     LinkPoolConfig config_;
     std::vector<Slot> slots_;

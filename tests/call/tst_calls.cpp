@@ -348,6 +348,37 @@ private slots:
         waitIdle({"alice", "bob"});
     }
 
+    // Fault: an application slot connected directly ends the call while the engine announces its
+    // state (hangs up as soon as it dials, rejects as soon as it rings). The engine went on using
+    // the call after the announcement and crashed on the null pointer.
+    void endingTheCallFromTheStateSignal() {
+        Party& alice = party("alice");
+        Party& bob = party("bob");
+        const auto endAt = [](CallEngine* engine, CallState at, void (CallEngine::*how)()) {
+            return connect(
+                engine, &CallEngine::callStateChanged, engine,
+                [engine, at, how](CallState state) {
+                    if (state == at)
+                        (engine->*how)();
+                },
+                Qt::DirectConnection);
+        };
+        auto hangUp = endAt(alice.engine.get(), CallState::Dialing, &CallEngine::hangUp);
+        alice.engine->dial(bob.engine->address());
+        QCOMPARE(alice.engine->callState(), CallState::Idle);
+        QCOMPARE(alice.endReason(), EndReason::Cancelled);
+        disconnect(hangUp);
+        waitIdle({"alice"});
+
+        auto reject = endAt(bob.engine.get(), CallState::Ringing, &CallEngine::reject);
+        alice.engine->dial(bob.engine->address());
+        QTRY_COMPARE_WITH_TIMEOUT(alice.endReason(), EndReason::RejectedByPeer, kCallTimeout);
+        QCOMPARE(bob.endReason(), EndReason::RejectedLocally);
+        QVERIFY(bob.incoming->isEmpty()); // rejected before it was announced as a call
+        disconnect(reject);
+        waitIdle({"alice", "bob"});
+    }
+
     void unknownCallerRefused() {
         Party& carol = party("carol");
         Party& bob = party("bob");

@@ -438,6 +438,28 @@ private slots:
         QCOMPARE(socks.sessions.size(), std::size_t(2));
     }
 
+    // Attack: a peer garbles the first record of every new link, and the engine replaces the
+    // link (CallSession::closeSlot). Before the fix the replacement was dialled at once, a new
+    // circuit every round trip for the whole call; now as after a failed attempt.
+    void poolRedialsAReplacedNewLinkOnlyAfterTheDelay() {
+        ScriptedSocks socks;
+        LinkPoolConfig config = poolConfig(socks, 1);
+        config.replaceDelay = 300ms;
+        config.workingAfter = 600s;
+        LinkPool pool(config);
+        QSignalSpy down(&pool, &LinkPool::linkDown);
+        QSignalSpy up(&pool, &LinkPool::linkUp);
+        pool.start();
+        QTRY_COMPARE(pool.openCount(), 1);
+        pool.replace(0);
+        QCOMPARE(down.size(), 1);
+        QCOMPARE(pool.openCount(), 0);
+        QTest::qWait(100);
+        QCOMPARE(socks.sessions.size(), std::size_t(1)); // not dialled again yet
+        QTRY_COMPARE(up.size(), 2);                      // but after replaceDelay
+        QCOMPARE(socks.sessions.size(), std::size_t(2));
+    }
+
     void poolDialsInStages() {
         ScriptedSocks socks;
         LinkPoolConfig config = poolConfig(socks, 5);
