@@ -1,52 +1,64 @@
-// Human-readable names of call states and end reasons.
+// Human-readable names of call states and end reasons. The app translates them (its German
+// translation holds them, `ui/CMakeLists.txt` runs lupdate over this file); the command line
+// loads no translation, so its JSON keeps the English text.
 #include "CallTypes.h"
 
+#include <QCoreApplication>
+
 namespace onionvoice::call {
+namespace {
+
+QString text(const char* source) {
+    return QCoreApplication::translate("CallTypes", source);
+}
+
+} // namespace
 
 QString describe(EndReason reason) {
     switch (reason) {
     case EndReason::None:
-        return QStringLiteral("not ended");
+        return text(QT_TRANSLATE_NOOP("CallTypes", "not ended"));
     case EndReason::HungUpLocally:
-        return QStringLiteral("you hung up");
+        return text(QT_TRANSLATE_NOOP("CallTypes", "you hung up"));
     case EndReason::HungUpByPeer:
-        return QStringLiteral("the other side hung up");
+        return text(QT_TRANSLATE_NOOP("CallTypes", "the other side hung up"));
     case EndReason::RejectedLocally:
-        return QStringLiteral("you rejected the call");
+        return text(QT_TRANSLATE_NOOP("CallTypes", "you rejected the call"));
     case EndReason::RejectedByPeer:
-        return QStringLiteral("the call was rejected");
+        return text(QT_TRANSLATE_NOOP("CallTypes", "the call was rejected"));
     case EndReason::Busy:
-        return QStringLiteral("busy");
+        return text(QT_TRANSLATE_NOOP("CallTypes", "busy"));
     case EndReason::NoAnswer:
-        return QStringLiteral("no answer");
+        return text(QT_TRANSLATE_NOOP("CallTypes", "no answer"));
     case EndReason::Cancelled:
-        return QStringLiteral("the caller hung up before the call was answered");
+        return text(
+            QT_TRANSLATE_NOOP("CallTypes", "the caller hung up before the call was answered"));
     case EndReason::NotAccepted:
-        return QStringLiteral("the call was not accepted");
+        return text(QT_TRANSLATE_NOOP("CallTypes", "the call was not accepted"));
     case EndReason::Unreachable:
-        return QStringLiteral("the other side could not be reached");
+        return text(QT_TRANSLATE_NOOP("CallTypes", "the other side could not be reached"));
     case EndReason::NetworkFailure:
-        return QStringLiteral("the connection was lost");
+        return text(QT_TRANSLATE_NOOP("CallTypes", "the connection was lost"));
     case EndReason::ProtocolError:
-        return QStringLiteral("the other side sent invalid data");
+        return text(QT_TRANSLATE_NOOP("CallTypes", "the other side sent invalid data"));
     }
-    return QStringLiteral("unknown");
+    return text(QT_TRANSLATE_NOOP("CallTypes", "unknown"));
 }
 
 QString describe(CallState state) {
     switch (state) {
     case CallState::Idle:
-        return QStringLiteral("idle");
+        return text(QT_TRANSLATE_NOOP("CallTypes", "idle"));
     case CallState::Dialing:
-        return QStringLiteral("dialing");
+        return text(QT_TRANSLATE_NOOP("CallTypes", "dialing"));
     case CallState::Ringing:
-        return QStringLiteral("ringing");
+        return text(QT_TRANSLATE_NOOP("CallTypes", "ringing"));
     case CallState::Active:
-        return QStringLiteral("active");
+        return text(QT_TRANSLATE_NOOP("CallTypes", "active"));
     case CallState::Ended:
-        return QStringLiteral("ended");
+        return text(QT_TRANSLATE_NOOP("CallTypes", "ended"));
     }
-    return QStringLiteral("unknown");
+    return text(QT_TRANSLATE_NOOP("CallTypes", "unknown"));
 }
 
 } // namespace onionvoice::call

@@ -2,6 +2,7 @@
 // codes read back from the images they are drawn as, the call rating and link health
 // thresholds, settings persistence and which changes restart tor, the bridge-line check, and the
 // compiled translation.
+#include "call/CallTypes.h"
 #include "tor/OnionAddress.h"
 #include "tor/OnionIdentity.h"
 #include "ui/AppSettings.h"
@@ -203,9 +204,14 @@ private slots:
                        "open; their app or their connection may have stopped.",
                        3)
                         .contains(QStringLiteral("obwohl 3 Verbindungen offen sind")));
+            // The engine's words for how a call ended, shown in the call window and status bar.
+            QCOMPARE(onionvoice::call::describe(onionvoice::call::EndReason::Busy),
+                     QStringLiteral("besetzt"));
         }
         // Gone with its translators: English again.
         QCOMPARE(ui("onionvoice::ui::CallWindow", "In call"), QStringLiteral("In call"));
+        QCOMPARE(onionvoice::call::describe(onionvoice::call::EndReason::Busy),
+                 QStringLiteral("busy"));
     }
 };
 

@@ -83,6 +83,100 @@
     </message>
 </context>
 <context>
+    <name>CallTypes</name>
+    <message>
+        <location filename="../../core/call/CallTypes.cpp" line="+20"/>
+        <source>not ended</source>
+        <translation>nicht beendet</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>you hung up</source>
+        <translation>Sie haben aufgelegt</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>the other side hung up</source>
+        <translation>die Gegenseite hat aufgelegt</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>you rejected the call</source>
+        <translation>Sie haben den Anruf abgelehnt</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>the call was rejected</source>
+        <translation>der Anruf wurde abgelehnt</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>busy</source>
+        <translation>besetzt</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>no answer</source>
+        <translation>keine Antwort</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>the caller hung up before the call was answered</source>
+        <translation>der Anrufer hat aufgelegt, bevor der Anruf angenommen wurde</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>the call was not accepted</source>
+        <translation>der Anruf wurde nicht angenommen</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>the other side could not be reached</source>
+        <translation>die Gegenseite war nicht erreichbar</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>the connection was lost</source>
+        <translation>die Verbindung ist abgebrochen</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>the other side sent invalid data</source>
+        <translation>die Gegenseite hat ungültige Daten gesendet</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <location line="+16"/>
+        <source>unknown</source>
+        <translation>unbekannt</translation>
+    </message>
+    <message>
+        <location line="-10"/>
+        <source>idle</source>
+        <translation>bereit</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>dialing</source>
+        <translation>wählt</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>ringing</source>
+        <translation>klingelt</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>active</source>
+        <translation>aktiv</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>ended</source>
+        <translation>beendet</translation>
+    </message>
+</context>
+<context>
     <name>ContactInputCheck</name>
     <message>
         <location filename="../ContactInput.cpp" line="+34"/>
@@ -122,7 +216,7 @@
 <context>
     <name>main</name>
     <message>
-        <location filename="../../app/gui/main.cpp" line="+39"/>
+        <location filename="../../app/gui/main.cpp" line="+41"/>
         <source>Anonymous voice calls over Tor onion services.</source>
         <translation>Anonyme Sprachanrufe über Tor-Onion-Dienste.</translation>
     </message>
@@ -253,12 +347,12 @@
     <name>onionvoice::ui::CallWindow</name>
     <message>
         <location filename="../CallWindow.cpp" line="+20"/>
-        <location line="+25"/>
+        <location line="+30"/>
         <source>&amp;Mute</source>
         <translation>&amp;Stumm</translation>
     </message>
     <message>
-        <location line="-24"/>
+        <location line="-29"/>
         <source>&amp;Hang up</source>
         <translation>&amp;Auflegen</translation>
     </message>
@@ -268,7 +362,7 @@
         <translation>Gespräch — OnionVoice</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+20"/>
         <source>Stop sending your voice (the other side hears silence)</source>
         <translation>Ihre Stimme nicht mehr senden (die Gegenseite hört Stille)</translation>
     </message>
@@ -332,12 +426,12 @@
     </message>
     <message>
         <location line="+1"/>
-        <location line="+183"/>
+        <location line="+185"/>
         <source>B&amp;lock</source>
         <translation>&amp;Sperren</translation>
     </message>
     <message>
-        <location line="-182"/>
+        <location line="-184"/>
         <source>Re&amp;move…</source>
         <translation>&amp;Entfernen…</translation>
     </message>
@@ -367,7 +461,7 @@
         <translation>Einen Kontaktlink aus dem Bild eines QR-Codes lesen</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+8"/>
         <source>Search contacts</source>
         <translation>Kontakte durchsuchen</translation>
     </message>
@@ -499,6 +593,7 @@
     </message>
     <message>
         <location line="+13"/>
+        <location line="+39"/>
         <source>No contact has the address %1.</source>
         <translation>Kein Kontakt hat die Adresse %1.</translation>
     </message>
@@ -600,7 +695,7 @@
         <translation>Eingehender Anruf — OnionVoice</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+17"/>
         <source>Answer the call</source>
         <translation>Den Anruf annehmen</translation>
     </message>
@@ -796,7 +891,7 @@
         <translation>Verpasster Anruf</translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="+1"/>
         <source>%1: %2</source>
         <translation>%1: %2</translation>
     </message>
@@ -988,7 +1083,7 @@
         <translation>Einstellungen — OnionVoice</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+12"/>
         <source>Only contacts holding an access key can reach me</source>
         <translation>Nur Kontakte mit Zugangsschlüssel können mich erreichen</translation>
     </message>
@@ -1035,7 +1130,7 @@ obfs4 192.0.2.1:443 FINGERPRINT cert=… iat-mode=0</source>
 obfs4 192.0.2.1:443 FINGERPRINT cert=… iat-mode=0</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+12"/>
         <source>obfs4: %1. snowflake: %2.</source>
         <translation>obfs4: %1. snowflake: %2.</translation>
     </message>
@@ -1116,7 +1211,7 @@ obfs4 192.0.2.1:443 FINGERPRINT cert=… iat-mode=0</translation>
         <translation>tor-&amp;Programm:</translation>
     </message>
     <message>
-        <location line="+62"/>
+        <location line="+63"/>
         <source>Add at least one bridge line, or turn bridges off.</source>
         <translation>Fügen Sie mindestens eine Bridge-Zeile hinzu oder schalten Sie Bridges aus.</translation>
     </message>
@@ -1169,7 +1264,7 @@ obfs4 192.0.2.1:443 FINGERPRINT cert=… iat-mode=0</translation>
         <translation>Wie laut das Mikrofon Sie hört; sprechen Sie, dann bewegt sich die Anzeige</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+7"/>
         <source>Say something; you hear it back from the speaker</source>
         <translation>Sagen Sie etwas; Sie hören es aus dem Lautsprecher zurück</translation>
     </message>
@@ -1199,7 +1294,7 @@ obfs4 192.0.2.1:443 FINGERPRINT cert=… iat-mode=0</translation>
         <translation>Ein erzeugter Tor-Verbindungsverlauf dieser Art: die Aufnahme läuft durch die Verarbeitung und den Scheduler des Gesprächs über zwölf solche Verbindungen</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+27"/>
         <source>Microphone level:</source>
         <translation>Mikrofonpegel:</translation>
     </message>
@@ -1247,12 +1342,12 @@ obfs4 192.0.2.1:443 FINGERPRINT cert=… iat-mode=0</translation>
         <translation>&amp;Meldungen von tor zeigen</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+10"/>
         <source>How far tor has got connecting to the Tor network</source>
         <translation>Wie weit tor mit der Verbindung zum Tor-Netz ist</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+9"/>
         <source>Stop tor and start it again</source>
         <translation>tor beenden und neu starten</translation>
     </message>
