@@ -116,8 +116,10 @@ bool parseWav(QByteArrayView image, WavAudio* out, QString* error) {
                     if (pcm16) {
                         sum += static_cast<float>(qFromLittleEndian<qint16>(p)) / 32768.0f;
                     } else {
+                        // Full scale is ±1; larger values would overflow the channel sum
+                        // (two of FLT_MAX made an infinite sample, NaN after resampling).
                         const float v = qFromLittleEndian<float>(p);
-                        sum += std::isfinite(v) ? v : 0.0f;
+                        sum += std::isfinite(v) ? std::clamp(v, -1.0f, 1.0f) : 0.0f;
                     }
                 }
                 audio.samples[f] = sum / static_cast<float>(channels);

@@ -8,6 +8,7 @@
 #include <QTest>
 #include <QtEndian>
 #include <cmath>
+#include <limits>
 #include <random>
 #include <sys/stat.h>
 
@@ -81,6 +82,20 @@ private slots:
         QString error;
         QVERIFY2(parseWav(makeWav(3, 1, 16000, 32, data), &audio, &error), qPrintable(error));
         QCOMPARE(audio.samples, (std::vector<float>{0.5f, -0.25f}));
+    }
+
+    // Fault: a float file with samples far beyond full scale. Two channels of FLT_MAX summed to
+    // an infinite sample, NaN once resampled.
+    void floatSamplesBeyondFullScaleStayFinite() {
+        QByteArray data(16, '\0');
+        for (int i = 0; i < 2; ++i)
+            qToLittleEndian(std::numeric_limits<float>::max(), data.data() + 4 * i);
+        qToLittleEndian(-3.0f, data.data() + 8);
+        qToLittleEndian(-3.0f, data.data() + 12);
+        WavAudio audio;
+        QString error;
+        QVERIFY2(parseWav(makeWav(3, 2, 48000, 32, data), &audio, &error), qPrintable(error));
+        QCOMPARE(audio.samples, (std::vector<float>{1.0f, -1.0f}));
     }
 
     void skipsUnknownChunks() {
