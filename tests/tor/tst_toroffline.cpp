@@ -40,6 +40,10 @@ private:
         const QByteArray target = "unix:" + QFile::encodeName(dir.filePath("links.sock"));
         OnionService service(launcher.get(), std::move(identity),
                              {80, target, std::move(clientAuth)});
+        return publishes(service);
+    }
+
+    bool publishes(OnionService& service) {
         service.publish();
         const bool answered = QTest::qWaitFor(
             [&] { return service.state() != OnionService::State::Publishing; }, 10000);
@@ -53,6 +57,18 @@ private:
                                     std::move(clientAuth)};
         config.access = OnionService::Access::ClientAuthOnly;
         return config;
+    }
+
+    // A contacts-only service published with the keys of contacts a and b, then republished with
+    // a's key alone (b removed or blocked) before tor has answered.
+    std::unique_ptr<OnionService> republishedWithout(const OnionIdentity& identity,
+                                                     const QByteArray& a, const QByteArray& b) {
+        auto service =
+            std::make_unique<OnionService>(launcher.get(), identity, contactsOnly({a, b}));
+        if (!publishes(*service))
+            return nullptr;
+        service->setClientAuthPublicKeys({a});
+        return service;
     }
 
     // The services this control connection holds, once tor has run every command sent before;
@@ -193,15 +209,13 @@ private slots:
         const QByteArray a = ClientAuthKey::generate().publicKeyBase32();
         const QByteArray b = ClientAuthKey::generate().publicKeyBase32();
         const OnionIdentity identity = OnionIdentity::generate();
-        OnionService service(launcher.get(), identity, contactsOnly({a, b}));
-        service.publish();
-        QTRY_COMPARE_WITH_TIMEOUT(service.state(), OnionService::State::Published, 10000);
-        service.setClientAuthPublicKeys({a});
-        service.setClientAuthPublicKeys({a, b});
-        QVERIFY(QTest::qWaitFor([&] { return service.state() != OnionService::State::Publishing; },
+        const auto service = republishedWithout(identity, a, b);
+        QVERIFY(service);
+        service->setClientAuthPublicKeys({a, b});
+        QVERIFY(QTest::qWaitFor([&] { return service->state() != OnionService::State::Publishing; },
                                 10000));
-        QVERIFY2(service.state() == OnionService::State::Published,
-                 qPrintable(service.failureReason()));
+        QVERIFY2(service->state() == OnionService::State::Published,
+                 qPrintable(service->failureReason()));
         const std::optional<QByteArray> onions = onionsInTor();
         QVERIFY(onions.has_value());
         QCOMPARE(onions->count(identity.address().toLatin1()), 1);
@@ -213,12 +227,10 @@ private slots:
         const QByteArray a = ClientAuthKey::generate().publicKeyBase32();
         const QByteArray b = ClientAuthKey::generate().publicKeyBase32();
         const OnionIdentity identity = OnionIdentity::generate();
-        OnionService service(launcher.get(), identity, contactsOnly({a, b}));
-        service.publish();
-        QTRY_COMPARE_WITH_TIMEOUT(service.state(), OnionService::State::Published, 10000);
-        service.setClientAuthPublicKeys({a});
-        service.setClientAuthPublicKeys({});
-        QCOMPARE(service.state(), OnionService::State::Unpublished);
+        const auto service = republishedWithout(identity, a, b);
+        QVERIFY(service);
+        service->setClientAuthPublicKeys({});
+        QCOMPARE(service->state(), OnionService::State::Unpublished);
         const std::optional<QByteArray> onions = onionsInTor();
         QVERIFY(onions.has_value());
         QVERIFY2(!onions->contains(identity.address().toLatin1()),

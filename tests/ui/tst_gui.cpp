@@ -7,6 +7,7 @@
 // moves the engine's packet sends.
 #include "../testnet/TestnetEnv.h"
 #include "NotificationServer.h"
+#include "WidgetLookup.h"
 #include "media/WavFileBackend.h"
 #include "tor/OnionAddress.h"
 #include "ui/CallWindow.h"
@@ -127,13 +128,6 @@ call::EngineConfig engineConfig(const QString& name) {
         return media::WavFileBackend::create({}, {}, media::Pacing::RealTime, error);
     };
     return config;
-}
-
-template <typename T> T* find(QWidget* root, const char* name) {
-    T* w = root->findChild<T*>(QString::fromLatin1(name));
-    if (!w)
-        qFatal("no widget %s", name);
-    return w;
 }
 
 } // namespace

@@ -5,6 +5,7 @@
 // whole in the engine's book (its block and access keys), not removed.
 #include "../contacts/ContactTestData.h"
 #include "NotificationServer.h"
+#include "WidgetLookup.h"
 #include "contacts/ContactBook.h"
 #include "ui/CallWindow.h"
 #include "ui/EngineHost.h"
@@ -25,13 +26,6 @@ namespace {
 // Markup that would draw a second line under the caller's name, looking like the prompt's own.
 const QString kHostileName =
     QStringLiteral("<b>x</b><br>verified <img src=\"http://192.0.2.1/p.png\">");
-
-template <typename T> T* find(QWidget* root, const char* name) {
-    T* w = root->findChild<T*>(QString::fromLatin1(name));
-    if (!w)
-        qFatal("no widget %s", name);
-    return w;
-}
 
 } // namespace
 
