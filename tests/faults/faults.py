@@ -300,9 +300,12 @@ class CallerTorRestart(Fault):
             time.sleep(0.2)
 
     def criteria(self, result):
-        # Either outcome is a correct one; which one happened, and why, is in the report.
-        ok = result["call_continued"] or result["end_reason"] == "network-failure"
-        return ok, "call goes on once links are rebuilt, or ends with network-failure"
+        # Either outcome of the call is a correct one (which one happened, and why, is in the
+        # report), but the engine's tor must be back: without that a dead TorLauncher passed.
+        ok = ((result["call_continued"] or result["end_reason"] == "network-failure") and
+              "tor_back_s" in self.details)
+        return ok, ("tor back within 60 s; the call goes on once links are rebuilt, or ends "
+                    "with network-failure")
 
 
 class PeerKill(Fault):
@@ -317,10 +320,15 @@ class PeerKill(Fault):
         os.kill(self.run.callee.proc.pid, signal.SIGKILL)
 
     def criteria(self, result):
+        # No upper bound on the harness's clock (a loaded machine reads the summary late): the
+        # caller hangs up by itself call_after_fault_s after the fault, so network-failure means
+        # the engine's own timeout fired first; the lower bound says it waited that timeout out.
         ended = result.get("ended_after_fault_s")
         ok = (result["end_reason"] == "network-failure" and ended is not None and
-              ended <= NETWORK_LOSS_TIMEOUT_S + 2.0)
-        return ok, f"caller ends with network-failure within {NETWORK_LOSS_TIMEOUT_S:.0f} s (+2 s)"
+              ended >= NETWORK_LOSS_TIMEOUT_S - 2.0)
+        return ok, (f"caller ends with network-failure after its {NETWORK_LOSS_TIMEOUT_S:.0f}-s "
+                    f"network-loss timeout, before its own hang-up at "
+                    f"{self.call_after_fault_s:.0f} s")
 
 
 FAULTS = [NoFault, RelayKill, GuardKill, RelayStop, BreakSixLinks, DelaySpike, CallerTorRestart,

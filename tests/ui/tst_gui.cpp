@@ -315,8 +315,8 @@ private slots:
               qlonglong(model->rowCount()), linksUp());
         recordStall("dialling, ringing and the first seconds of the call");
 
-        // A 500 ms stall of the GUI thread must not move the engine's packet sends (the call has
-        // settled while the rows rose).
+        // A 1 s stall of the GUI thread must not stop the engine (the call has settled while the
+        // rows rose): its snapshots keep coming, and its send lateness is printed.
         statistics.clear();
         QTest::qWait(2000);
         double baseline = 0;
@@ -324,18 +324,21 @@ private slots:
             baseline =
                 std::max(baseline, args.at(0).value<call::CallStatistics>().sendLatenessMaxMs);
         statistics.clear();
-        QThread::msleep(500); // the GUI thread is busy; the engine thread is not
-        QTest::qWait(1500);
+        QThread::msleep(1000); // the GUI thread is busy; the engine thread is not
+        // One pass delivers what the engine thread queued meanwhile: at four snapshots a second,
+        // three or four. An engine on this thread could make one at most (its overdue timer
+        // fires once), so two prove it ran while this thread slept.
+        QCoreApplication::processEvents();
+        const qsizetype queuedDuringStall = statistics.size();
+        QTest::qWait(1000);
         double duringStall = 0;
         for (const auto& args : statistics)
             duringStall =
                 std::max(duringStall, args.at(0).value<call::CallStatistics>().sendLatenessMaxMs);
         qInfo("packet send lateness, largest per snapshot: %.0f ms in the 2 s before, %.0f ms "
-              "around a 500 ms GUI stall (%lld snapshots)",
-              baseline, duringStall, qlonglong(statistics.size()));
-        // Snapshots kept flowing from the engine thread while the GUI thread slept: 0.5 s, at
-        // four a second, is at least one queued snapshot.
-        QVERIFY(statistics.size() >= 4);
+              "around a 1 s GUI stall (%lld snapshots queued during it)",
+              baseline, duringStall, qlonglong(queuedDuringStall));
+        QVERIFY2(queuedDuringStall >= 2, qPrintable(QString::number(queuedDuringStall)));
         resetStalls();
 
         // The rest of the dashboard is filled.

@@ -28,8 +28,6 @@ private slots:
         QVERIFY2(check.start(&error), qPrintable(error));
         QSignalSpy changes(&check, &ui::SoundCheck::phaseChanged);
         QSignalSpy reports(&check, &ui::SoundCheck::report);
-        QTest::qWait(300);
-        QVERIFY(check.takeLevel() >= 0);
 
         check.recordAndPlayBack(1s);
         QTRY_COMPARE_WITH_TIMEOUT(
