@@ -42,7 +42,10 @@ def main():
         runs = [loop(args.cli, speech, out, "--loss", str(pct), "--seed", str(s))["pesq_wb"]
                 for s in (1, 2, 3)]
         scores[f"loss{pct}"] = statistics.median(runs)
-    if args.sim and os.path.exists(args.sim):
+    if args.sim:
+        if not os.path.exists(args.sim):
+            # Named but missing: the adaptive target must not pass by being skipped.
+            sys.exit(f"simulator not found: {args.sim}")
         traces = os.path.join(args.workdir, "traces")
         subprocess.run([args.sim, "generate", "--out", traces, "--calls", "3", "--minutes", "2",
                         "--seed", "7"], check=True, stdout=subprocess.DEVNULL)
