@@ -18,9 +18,11 @@
 #include <QSet>
 #include <QSignalSpy>
 #include <QTcpSocket>
+#include <QTemporaryDir>
 #include <QTest>
 #include <cstring>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -115,8 +117,11 @@ QList<quint16> ownListeningTcpPorts() {
     return ports;
 }
 
-// Whether a process running as another user (nobody) can connect to the unix socket at path.
-bool otherUserCanConnect(const QByteArray& path) {
+// What a process running as another user (nobody) gets when it connects to the unix socket at
+// path. A probe that could not become nobody proves nothing, so it is told apart from a refusal.
+enum class OtherUser { Connected, Refused, ProbeFailed };
+
+OtherUser otherUserConnects(const QByteArray& path) {
     const pid_t child = ::fork();
     if (child == 0) {
         sockaddr_un address{};
@@ -124,13 +129,28 @@ bool otherUserCanConnect(const QByteArray& path) {
         std::memcpy(address.sun_path, path.constData(),
                     std::min(std::size_t(path.size()), sizeof(address.sun_path) - 1));
         const int s = ::socket(AF_UNIX, SOCK_STREAM, 0);
-        const bool ok = ::setgid(65534) == 0 && ::setuid(65534) == 0 && s >= 0 &&
-                        ::connect(s, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0;
-        ::_exit(ok ? 0 : 1);
+        if (::setgid(65534) != 0 || ::setuid(65534) != 0 || s < 0)
+            ::_exit(2);
+        ::_exit(::connect(s, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0 ? 0 : 1);
     }
     int status = 0;
     ::waitpid(child, &status, 0);
-    return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    if (!WIFEXITED(status) || WEXITSTATUS(status) == 2)
+        return OtherUser::ProbeFailed;
+    return WEXITSTATUS(status) == 0 ? OtherUser::Connected : OtherUser::Refused;
+}
+
+// A listening unix socket anyone may connect to, in `directory`: the probe's positive control.
+int openSocketListener(const QByteArray& path) {
+    sockaddr_un address{};
+    address.sun_family = AF_UNIX;
+    std::memcpy(address.sun_path, path.constData(),
+                std::min(std::size_t(path.size()), sizeof(address.sun_path) - 1));
+    const int s = ::socket(AF_UNIX, SOCK_STREAM, 0);
+    if (s < 0 || ::bind(s, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0 ||
+        ::chmod(path.constData(), 0777) != 0 || ::listen(s, 4) != 0)
+        return -1;
+    return s;
 }
 
 std::optional<HandshakeMessage> firstReply(const RawStream& s) {
@@ -250,8 +270,20 @@ private slots:
                               QFileDevice::ExeGroup | QFileDevice::ReadOther |
                               QFileDevice::WriteOther | QFileDevice::ExeOther;
         QCOMPARE(QFile::permissions(directory) & notOwner, QFileDevice::Permissions());
-        if (::geteuid() == 0)
-            QVERIFY(!otherUserCanConnect(path)); // root can become someone else to try
+        if (::geteuid() != 0)
+            QSKIP("only root can become another user to try the socket");
+        // Positive control: the same probe gets into an open socket in an open directory.
+        QTemporaryDir open;
+        QVERIFY(QFile::setPermissions(
+            open.path(), QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner |
+                             QFileDevice::ExeGroup | QFileDevice::ExeOther));
+        const QByteArray openPath = QFile::encodeName(open.filePath(QStringLiteral("s")));
+        const int listener = openSocketListener(openPath);
+        QVERIFY(listener >= 0);
+        const OtherUser control = otherUserConnects(openPath);
+        ::close(listener);
+        QCOMPARE(control, OtherUser::Connected);
+        QCOMPARE(otherUserConnects(path), OtherUser::Refused);
         QVERIFY(victim_->callState() == CallState::Idle);
     }
 
