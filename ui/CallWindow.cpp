@@ -89,13 +89,16 @@ bool CallWindow::isMuted() const {
 }
 
 void CallWindow::setCallState(call::CallState state, call::EndReason reason) {
+    const bool newCall =
+        (callState_ == call::CallState::Idle || callState_ == call::CallState::Ended) &&
+        state != call::CallState::Ended;
+    if (newCall)
+        reset();
+    callState_ = state;
     switch (state) {
     case call::CallState::Idle:
     case call::CallState::Dialing:
         state_->setText(tr("Calling… (opening Tor links)"));
-        dashboard_->clear();
-        duration_->setText(QStringLiteral("0:00"));
-        mute_->setChecked(false);
         break;
     case call::CallState::Ringing:
         state_->setText(tr("Ringing…"));
@@ -112,6 +115,13 @@ void CallWindow::setCallState(call::CallState state, call::EndReason reason) {
     }
     hangUp_->setEnabled(state != call::CallState::Ended);
     mute_->setEnabled(state == call::CallState::Active);
+}
+
+// Unticking Mute tells the engine too (muteToggled): it keeps the microphone state across calls.
+void CallWindow::reset() {
+    dashboard_->clear();
+    duration_->setText(QStringLiteral("0:00"));
+    mute_->setChecked(false);
 }
 
 void CallWindow::updateStatistics(const call::CallStatistics& statistics) {

@@ -23,7 +23,10 @@ public:
     void setPeer(const QString& name, const QString& address);
     void setDevices(const QString& description);
     void setPreset(const QString& preset);
+    // A call state after Ended (or the first one) starts a new call: the window is cleared and
+    // unmuted, whether the call is ours (Dialing) or theirs (Ringing or, answered, Active).
     void setCallState(onionvoice::call::CallState state, onionvoice::call::EndReason reason);
+    onionvoice::call::CallState callState() const { return callState_; }
     void updateStatistics(const onionvoice::call::CallStatistics& statistics);
     bool isMuted() const;
     QualityDashboard* dashboard() { return dashboard_; }
@@ -33,6 +36,7 @@ signals:
     void muteToggled(bool muted);
 
 private:
+    void reset();
     void showDuration();
 
     QLabel* peer_;
@@ -44,6 +48,7 @@ private:
     QualityDashboard* dashboard_;
     QElapsedTimer activeFor_;
     QTimer durationTimer_;
+    call::CallState callState_ = call::CallState::Idle;
 };
 
 } // namespace onionvoice::ui

@@ -15,6 +15,7 @@
 #include <QMessageBox>
 #include <QPushButton>
 #include <QTreeWidget>
+#include <optional>
 
 namespace onionvoice::ui {
 namespace {
@@ -222,17 +223,25 @@ void ContactListPanel::updateButtons() {
     removeButton_->setEnabled(any);
 }
 
+// The dialog runs an event loop: setContacts() (every phaseChanged and contactsChanged) may
+// replace contacts_ while it is open, so nothing of the list is held across it.
 void ContactListPanel::rename() {
     const QString address = selectedAddress();
-    for (const contacts::Contact& c : contacts_) {
-        if (c.address != address)
-            continue;
-        bool ok = false;
-        const QString name = QInputDialog::getText(this, tr("Rename contact"), tr("Name:"),
-                                                   QLineEdit::Normal, c.displayName, &ok);
-        if (ok)
-            emit renameRequested(address, name.trimmed());
-    }
+    const auto nameOf = [this](const QString& a) -> std::optional<QString> {
+        for (const contacts::Contact& c : std::as_const(contacts_))
+            if (c.address == a)
+                return c.displayName;
+        return std::nullopt;
+    };
+    const std::optional<QString> current = nameOf(address);
+    if (!current)
+        return;
+    bool ok = false;
+    const QString name = QInputDialog::getText(this, tr("Rename contact"), tr("Name:"),
+                                               QLineEdit::Normal, *current, &ok);
+    // Removed meanwhile: the book would only answer that no contact has the address.
+    if (ok && nameOf(address))
+        emit renameRequested(address, name.trimmed());
 }
 
 void ContactListPanel::remove() {

@@ -86,8 +86,11 @@ void EngineHost::stop() {
 void EngineHost::disposeEngine() {
     if (!engine_)
         return;
-    engine_->disconnect(this); // what it still says must not pass for the next engine's news
+    // Stopped while still connected: stop() ends the call, and the GUI must hear that Ended (or a
+    // restart leaves the call window "In call" and the prompt ringing). Disconnected only then:
+    // nothing the engine says while it is deleted may pass for the next engine's news.
     engine_->stop();
+    engine_->disconnect(this);
     delete engine_;
     engine_ = nullptr;
 }

@@ -141,6 +141,20 @@ void MainWindow::onPhase() {
     contacts_->setContacts(host_->contacts());
     if (host_->phase() == EngineHost::Phase::Stopped)
         torStatus_->setTorState(tor::TorLauncher::State::NotStarted, 0, {});
+    if (host_->phase() == EngineHost::Phase::Starting)
+        endCallUi();
+}
+
+// Not left to the old engine's Ended alone: it arrives only once the engine thread has stopped
+// the engine, and nothing else tells the service line that the old service is gone.
+void MainWindow::endCallUi() {
+    ring(false);
+    dialled_.clear();
+    if (incoming_)
+        incoming_->dismiss();
+    if (callWindow_ && callWindow_->callState() != call::CallState::Ended)
+        callWindow_->setCallState(call::CallState::Ended, call::EndReason::HungUpLocally);
+    torStatus_->setServiceState(tor::OnionService::State::Unpublished);
 }
 
 void MainWindow::showCallWindow(const QString& peer) {
@@ -158,21 +172,27 @@ void MainWindow::showCallWindow(const QString& peer) {
 }
 
 void MainWindow::onCallState(call::CallState state, const QString& peer, call::EndReason reason) {
-    const bool incoming = incoming_ && incoming_->isVisible() && incoming_->caller() == peer;
-    if (state != call::CallState::Ringing || !incoming)
+    if (state == call::CallState::Dialing)
+        dialled_ = peer;
+    // An incoming call's Ringing comes before incomingCall, so before its prompt shows: whether
+    // the prompt is up cannot tell whose call rings, the peer we dialled can.
+    const bool ours = state != call::CallState::Ringing || peer == dialled_;
+    if (ours)
         ring(false);
-    if (state == call::CallState::Ended && incoming) {
+    const bool prompted = incoming_ && incoming_->isVisible() && incoming_->caller() == peer;
+    if (state == call::CallState::Ended && prompted) {
         incoming_->dismiss();
         notifier_->notify(tr("Missed call"),
                           tr("%1: %2").arg(shortAddress(peer), call::describe(reason)));
     }
-    const bool ours = !(state == call::CallState::Ringing && incoming);
     if (state != call::CallState::Ended && ours)
         showCallWindow(peer);
-    if (callWindow_ && (ours || state == call::CallState::Ended))
+    if (callWindow_ && ours)
         callWindow_->setCallState(state, reason);
-    if (state == call::CallState::Ended)
+    if (state == call::CallState::Ended) {
+        dialled_.clear();
         statusBar()->showMessage(tr("Call ended: %1").arg(call::describe(reason)), 10000);
+    }
 }
 
 void MainWindow::onIncomingCall(const QString& peer, const QString& displayName) {
@@ -181,8 +201,11 @@ void MainWindow::onIncomingCall(const QString& peer, const QString& displayName)
         incoming_ = new IncomingCallDialog(this);
         connect(incoming_, &IncomingCallDialog::acceptRequested, this, [this] {
             ring(false);
-            host_->answer();
+            // The window takes the call while it still rings (a new call for it: Mute off),
+            // before the answer, so that the engine starts the call's audio unmuted.
             showCallWindow(incoming_->caller());
+            callWindow_->setCallState(call::CallState::Ringing, call::EndReason::None);
+            host_->answer();
         });
         connect(incoming_, &IncomingCallDialog::rejectRequested, host_, &EngineHost::reject);
         connect(incoming_, &IncomingCallDialog::blockRequested, this, &MainWindow::blockCaller);

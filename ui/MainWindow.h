@@ -54,6 +54,8 @@ private:
                      onionvoice::call::EndReason reason);
     void onIncomingCall(const QString& peer, const QString& displayName);
     void onPhase();
+    // Tor restarts (Retry, a settings change): the old engine's call is over.
+    void endCallUi();
     void blockCaller(const QString& address);
     void shareWithAccessKey();
     void showCallWindow(const QString& peer);
@@ -68,6 +70,9 @@ private:
     DesktopNotifier* notifier_ = nullptr;
     std::function<void(bool)> ringer_;
     bool ringing_ = false;
+    // The peer of the call we dialled, until it ends: the engine says Ringing for it and for an
+    // incoming call alike, and only ours shows the call window while it rings.
+    QString dialled_;
     QString preset_;
     QString devices_;
 };

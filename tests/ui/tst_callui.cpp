@@ -1,0 +1,248 @@
+// The call and contact windows against the order in which the engine really reports, offscreen
+// and without a network (the engine's tor is a file that does not exist; the host's signals are
+// emitted as its engine would): a contact list replaced while the rename dialog is open, a tor
+// restart during a call or while one rings, an incoming call's Ringing before its prompt, and a
+// second call in a call window that still holds the first.
+#include "../contacts/ContactTestData.h"
+#include "WidgetLookup.h"
+#include "ui/CallWindow.h"
+#include "ui/ContactListPanel.h"
+#include "ui/DelayChart.h"
+#include "ui/EngineHost.h"
+#include "ui/IncomingCallDialog.h"
+#include "ui/MainWindow.h"
+#include "ui/TorStatusPanel.h"
+
+#include <QApplication>
+#include <QInputDialog>
+#include <QLabel>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTimer>
+#include <QTreeWidget>
+
+using namespace onionvoice;
+
+namespace {
+
+contacts::Contact contact(std::uint8_t n, const QString& name) {
+    contacts::Contact c;
+    c.address = testAddress(n);
+    c.displayName = name;
+    c.added = QDateTime(QDate(2026, 11, 20), QTime(12, 0), Qt::UTC);
+    return c;
+}
+
+// Selects `address` in the panel's list and clicks Rename; while the dialog is open, runs
+// `meanwhile` (what a phaseChanged or contactsChanged does) and then answers `name`.
+void renameWhile(ui::ContactListPanel& panel, const QString& address,
+                 const std::function<void()>& meanwhile, const QString& name) {
+    auto* list = find<QTreeWidget>(&panel, "contactList");
+    for (int i = 0; i < list->topLevelItemCount(); ++i)
+        if (list->topLevelItem(i)->data(0, Qt::UserRole).toString() == address)
+            list->setCurrentItem(list->topLevelItem(i));
+    QCOMPARE(panel.selectedAddress(), address);
+    // Polled: the dialog exists only once the click has opened it, inside its own event loop.
+    QTimer poll;
+    poll.setInterval(10);
+    QObject::connect(&poll, &QTimer::timeout, &panel, [&] {
+        auto* dialog = qobject_cast<QInputDialog*>(QApplication::activeModalWidget());
+        if (!dialog)
+            return;
+        poll.stop();
+        meanwhile();
+        dialog->setTextValue(name);
+        dialog->accept();
+    });
+    poll.start();
+    QTest::mouseClick(find<QPushButton>(&panel, "renameButton"), Qt::LeftButton);
+    QVERIFY(!poll.isActive());
+}
+
+// A snapshot of a call with one open link, `frames` received by `at`.
+call::CallStatistics snapshot(std::chrono::milliseconds at, std::uint64_t frames) {
+    call::CallStatistics s;
+    s.duration = at;
+    s.framesReceived = frames;
+    s.intervalDelayMaxMs = 120;
+    call::LinkStatistics link;
+    link.state = QStringLiteral("up");
+    s.links = {link};
+    return s;
+}
+
+} // namespace
+
+class CallUiTest : public QObject {
+    Q_OBJECT
+private:
+    QTemporaryDir data_;
+    std::unique_ptr<ui::EngineHost> host_;
+    const contacts::Contact alice_ = contact(1, QStringLiteral("Alice"));
+    const contacts::Contact bob_ = contact(2, QStringLiteral("Bob"));
+    const contacts::Contact carol_ = contact(3, QStringLiteral("Carol"));
+
+    call::EngineConfig config() const {
+        call::EngineConfig config;
+        config.dataDirectory = data_.path();
+        config.torExecutable = data_.filePath(QStringLiteral("no-tor-here"));
+        return config;
+    }
+
+    static QString stateText(ui::CallWindow* window) {
+        return find<QLabel>(window, "callState")->text();
+    }
+
+    void emitState(call::CallState state, const QString& peer,
+                   call::EndReason reason = call::EndReason::None) {
+        emit host_->callStateChanged(state, peer, reason);
+    }
+
+private slots:
+    void initTestCase() {
+        host_ = std::make_unique<ui::EngineHost>();
+        host_->start(config());
+        QTRY_COMPARE(host_->phase(), ui::EngineHost::Phase::Running);
+    }
+
+    void cleanupTestCase() { host_.reset(); }
+
+    // Fault: the list is sent again (every phaseChanged and contactsChanged does) while the rename
+    // dialog is open. rename() looped over the old list around the dialog and read it after it
+    // was freed (heap-use-after-free under ASan); the request must name the selected contact.
+    void renameWhileTheListIsReplaced() {
+        ui::ContactListPanel panel;
+        panel.setContacts({alice_, bob_, carol_});
+        QSignalSpy renames(&panel, &ui::ContactListPanel::renameRequested);
+        contacts::Contact bobElsewhere = bob_;
+        bobElsewhere.displayName = QStringLiteral("Robert");
+        renameWhile(
+            panel, bob_.address,
+            [&] {
+                panel.setContacts({carol_, bobElsewhere, alice_});
+            },
+            QStringLiteral("  Bobby "));
+        QCOMPARE(renames.size(), 1);
+        QCOMPARE(renames.first().at(0).toString(), bob_.address);
+        QCOMPARE(renames.first().at(1).toString(), QStringLiteral("Bobby"));
+    }
+
+    // Fault: the contact is removed (by the engine, another window's request) while the dialog is
+    // open: no rename may be asked for an address the book no longer holds.
+    void renameOfAContactRemovedMeanwhile() {
+        ui::ContactListPanel panel;
+        panel.setContacts({alice_, bob_, carol_});
+        QSignalSpy renames(&panel, &ui::ContactListPanel::renameRequested);
+        renameWhile(
+            panel, bob_.address,
+            [&] {
+                panel.setContacts({alice_, carol_});
+            },
+            QStringLiteral("Bobby"));
+        QCOMPARE(renames.size(), 0);
+    }
+
+    // Fault: tor restarts (Retry, a settings change) during a call and while one rings. The old
+    // engine's end never reached the GUI: the call window stayed "In call", the prompt stayed
+    // up, the ringtone kept ringing and the tor panel still said the ID was online.
+    void restartEndsTheCallUi() {
+        ui::MainWindow window(host_.get());
+        bool ringing = false;
+        window.setRinger([&](bool on) { ringing = on; });
+        emit host_->serviceStateChanged(tor::OnionService::State::Reachable);
+        auto* service = find<QLabel>(window.torStatus(), "serviceState");
+        const QString online = service->text();
+
+        emitState(call::CallState::Dialing, alice_.address);
+        emitState(call::CallState::Active, alice_.address);
+        QVERIFY(window.callWindow() && window.callWindow()->isVisible());
+        QCOMPARE(stateText(window.callWindow()), QStringLiteral("In call"));
+        host_->start(config()); // the restart path of GuiApp: Retry, a settings change
+        QCOMPARE(host_->phase(), ui::EngineHost::Phase::Starting);
+        QVERIFY(stateText(window.callWindow()) != QStringLiteral("In call"));
+        QVERIFY(!find<QPushButton>(window.callWindow(), "hangUpButton")->isEnabled());
+        QVERIFY(service->text() != online);
+        QTRY_COMPARE(host_->phase(), ui::EngineHost::Phase::Running);
+
+        emitState(call::CallState::Ringing, bob_.address);
+        emit host_->incomingCall(bob_.address, bob_.displayName);
+        QTRY_VERIFY(window.incomingCallDialog() && window.incomingCallDialog()->isVisible());
+        QVERIFY(ringing);
+        host_->start(config());
+        QVERIFY(!window.incomingCallDialog()->isVisible());
+        QVERIFY(!ringing);
+        QTRY_COMPARE(host_->phase(), ui::EngineHost::Phase::Running);
+    }
+
+    // Fault: the engine announces an incoming call's Ringing before incomingCall, so the prompt
+    // was not up yet and the call window opened beside it. Only our own call shows while it rings.
+    void incomingRingingShowsOnlyThePrompt() {
+        ui::MainWindow window(host_.get());
+        emitState(call::CallState::Ringing, bob_.address);
+        emit host_->incomingCall(bob_.address, bob_.displayName);
+        QTRY_VERIFY(window.incomingCallDialog() && window.incomingCallDialog()->isVisible());
+        QVERIFY(!window.callWindow() || !window.callWindow()->isVisible());
+        emitState(call::CallState::Ended, bob_.address, call::EndReason::Cancelled);
+        QVERIFY(!window.incomingCallDialog()->isVisible());
+
+        emitState(call::CallState::Dialing, alice_.address);
+        emitState(call::CallState::Ringing, alice_.address);
+        QVERIFY(window.callWindow() && window.callWindow()->isVisible());
+        QCOMPARE(stateText(window.callWindow()), QStringLiteral("Ringing…"));
+        QVERIFY(!window.incomingCallDialog()->isVisible());
+        emitState(call::CallState::Ended, alice_.address, call::EndReason::NoAnswer);
+    }
+
+    // Fault: only Dialing cleared the call window, and an incoming call goes Ringing → Active: the
+    // answered call started muted (the engine keeps the microphone state) with the previous
+    // call's chart and frame history (so "nothing has arrived" never showed).
+    void answeredCallStartsAfresh() {
+        ui::MainWindow window(host_.get());
+        emitState(call::CallState::Dialing, alice_.address);
+        emitState(call::CallState::Active, alice_.address);
+        ui::CallWindow* callWindow = window.callWindow();
+        QVERIFY(callWindow);
+        emit host_->statisticsChanged(snapshot(std::chrono::seconds(60), 3000));
+        auto* chart = find<ui::DelayChart>(callWindow, "delayChart");
+        QCOMPARE(chart->pointCount(), 1);
+        QSignalSpy mutes(callWindow, &ui::CallWindow::muteToggled);
+        QTest::mouseClick(find<QPushButton>(callWindow, "muteButton"), Qt::LeftButton);
+        QVERIFY(callWindow->isMuted());
+        emitState(call::CallState::Ended, alice_.address, call::EndReason::HungUpByPeer);
+
+        emitState(call::CallState::Ringing, bob_.address);
+        emit host_->incomingCall(bob_.address, bob_.displayName);
+        QTRY_VERIFY(window.incomingCallDialog() && window.incomingCallDialog()->isVisible());
+        QTest::mouseClick(find<QPushButton>(window.incomingCallDialog(), "acceptCallButton"),
+                          Qt::LeftButton);
+        emitState(call::CallState::Active, bob_.address);
+        QCOMPARE(window.callWindow(), callWindow);
+        QVERIFY(callWindow->isVisible());
+        QCOMPARE(stateText(callWindow), QStringLiteral("In call"));
+        QVERIFY(!callWindow->isMuted());
+        // The engine was told, too: its microphone state outlives a call.
+        QCOMPARE(mutes.size(), 2);
+        QCOMPARE(mutes.last().first().toBool(), false);
+        QCOMPARE(chart->pointCount(), 0);
+        // Nothing arrives in the new call: the diagnosis must compare with this call's frames,
+        // not with the previous call's last count.
+        emit host_->statisticsChanged(snapshot(std::chrono::seconds(1), 0));
+        emit host_->statisticsChanged(snapshot(std::chrono::seconds(4), 0));
+        QVERIFY(find<QLabel>(callWindow, "diagnosisLabel")
+                    ->text()
+                    .startsWith(QStringLiteral("Other side: nothing has arrived")));
+        emitState(call::CallState::Ended, bob_.address, call::EndReason::HungUpLocally);
+    }
+};
+
+int main(int argc, char** argv) {
+    // Offscreen wherever it runs: ctest, a shell without display.
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    CallUiTest test;
+    return QTest::qExec(&test, argc, argv);
+}
+#include "tst_callui.moc"
