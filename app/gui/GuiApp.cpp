@@ -112,12 +112,7 @@ call::EngineConfig GuiApp::engineConfig() const {
     config.torExecutable = settings_.torPath;
     config.access = settings_.access;
     config.unknownCallers = settings_.unknownCallers;
-    config.parameters.bitrate = std::uint32_t(settings_.bitrate);
-    config.parameters.links = std::uint8_t(settings_.links);
-    const auto names = multipath::policyNames();
-    for (std::size_t i = 0; i < names.size(); ++i)
-        if (settings_.policy == QLatin1String(names[i].data(), qsizetype(names[i].size())))
-            config.parameters.policy = std::uint8_t(i);
+    config.parameters = settings_.callParameters();
     config.preset = settings_.preset; // the engine adds its tor options and runs the hotline
     if (settings_.useBridges && !settings_.bridgeLines.isEmpty()) {
         const ui::SettingsEnvironment env = environment();

@@ -1,8 +1,9 @@
 // Unit tests of the GUI's pure parts: what the add-contact field accepts and why it refuses, QR
 // codes read back from the images they are drawn as, the call rating and link health
-// thresholds, settings persistence and which changes restart tor, the bridge-line check, and the
-// compiled translation.
+// thresholds, settings persistence and which changes restart tor, the settings dialog's call
+// parameters, the bridge-line check, and the compiled translation.
 #include "call/CallTypes.h"
+#include "call/Handshake.h"
 #include "tor/OnionAddress.h"
 #include "tor/OnionIdentity.h"
 #include "ui/AppSettings.h"
@@ -12,7 +13,9 @@
 #include "ui/SettingsDialog.h"
 #include "ui/Translation.h"
 
+#include <QApplication>
 #include <QPainter>
+#include <QSpinBox>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -25,6 +28,13 @@ const QString kAddress = QStringLiteral("aoqqpp7tzyil4hlq3umoos6atft6jvrqtosq2xy
 QString otherAddress() {
     static const QString a = tor::OnionIdentity::generate().address();
     return a;
+}
+// Whether the engine starts with this bitrate and the other call parameters at their defaults
+// (the packet period is one the app never changes).
+bool engineAcceptsBitrate(int bitrate) {
+    call::CallParameters p;
+    p.bitrate = std::uint32_t(bitrate);
+    return !call::checkParameters(p).has_value();
 }
 } // namespace
 
@@ -173,6 +183,32 @@ private slots:
         QVERIFY(bridges.needsRestartFrom(s));
     }
 
+    // Fault: the dialog offered 58000-64000 bit/s, which the engine refuses at 40 ms packets; the
+    // setting was saved and every start of the engine failed after that.
+    void settingsOfferOnlyBitratesTheEngineAccepts() {
+        AppSettings tooHigh;
+        tooHigh.bitrate = 64000;
+        SettingsDialog dialog(tooHigh, SettingsEnvironment{});
+        QSpinBox* bitrate = nullptr;
+        for (QSpinBox* spin : dialog.findChildren<QSpinBox*>())
+            if (spin->suffix().contains("bit/s"))
+                bitrate = spin;
+        QVERIFY(bitrate);
+        QVERIFY(engineAcceptsBitrate(bitrate->minimum()));
+        QVERIFY(engineAcceptsBitrate(bitrate->maximum()));
+        QVERIFY(bitrate->maximum() >= 54000); // the range is not cut short either
+        QVERIFY(engineAcceptsBitrate(dialog.settings().bitrate));
+
+        QTemporaryDir dir;
+        QSettings store(dir.filePath("settings.ini"), QSettings::IniFormat);
+        store.setValue("call/bitrate", 64000);
+        QVERIFY(engineAcceptsBitrate(AppSettings::load(store).bitrate));
+        store.setValue("call/bitrate", 1000);
+        QVERIFY(engineAcceptsBitrate(AppSettings::load(store).bitrate));
+        store.setValue("call/bitrate", 48000);
+        QCOMPARE(AppSettings::load(store).bitrate, 48000);
+    }
+
     void bridgeLinesNeedTheirTransport() {
         SettingsEnvironment none;
         QVERIFY(SettingsDialog::checkBridges({"obfs4 192.0.2.1:443 AAAA cert=x iat-mode=0"}, none)
@@ -215,6 +251,12 @@ private slots:
     }
 };
 
-// No QApplication: nothing here needs a display, fonts or a platform plugin.
-QTEST_GUILESS_MAIN(UiUnitsTest)
+int main(int argc, char** argv) {
+    // The settings dialog is built (never shown): offscreen wherever it runs.
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    UiUnitsTest test;
+    return QTest::qExec(&test, argc, argv);
+}
 #include "tst_uiunits.moc"
