@@ -40,6 +40,26 @@ struct AppSettings {
     friend bool operator==(const AppSettings&, const AppSettings&) = default;
 };
 
+// The settings the user chose and those tor and the engine were last started with. A change that
+// needs a restart stays due until the engine starts with it, so a restart put off during a call
+// is still made later: compared with the previous choice instead, a contacts-only switch saved
+// during a call never reached tor.
+class SettingsInEffect {
+public:
+    explicit SettingsInEffect(const AppSettings& loaded)
+        : chosen_(loaded)
+        , running_(loaded) {}
+    const AppSettings& chosen() const { return chosen_; }
+    const AppSettings& running() const { return running_; }
+    void choose(const AppSettings& settings) { chosen_ = settings; }
+    bool restartDue() const { return chosen_.needsRestartFrom(running_); }
+    // Call as the engine is (re)started with chosen().
+    void started() { running_ = chosen_; }
+
+private:
+    AppSettings chosen_, running_;
+};
+
 QString presetKey(tor::SecurityPreset preset);
 std::optional<tor::SecurityPreset> presetFromKey(const QString& key);
 

@@ -1,7 +1,7 @@
 // Unit tests of the GUI's pure parts: what the add-contact field accepts and why it refuses, QR
 // codes read back from the images they are drawn as, the call rating and link health
-// thresholds, settings persistence and which changes restart tor, the settings dialog's call
-// parameters, the bridge-line check, and the compiled translation.
+// thresholds, settings persistence and which changes restart tor (also when put off), the settings
+// dialog's call parameters, the bridge-line check, and the compiled translation.
 #include "call/CallTypes.h"
 #include "call/Handshake.h"
 #include "tor/OnionAddress.h"
@@ -181,6 +181,29 @@ private slots:
         AppSettings bridges = s;
         bridges.useBridges = false;
         QVERIFY(bridges.needsRestartFrom(s));
+    }
+
+    // Fault: answering "No" to "Restart now?" during a call left the change unapplied for good:
+    // the next change was compared with the saved choice, not with what tor ran with, so a
+    // switch to contacts-only never reached tor.
+    void aRestartPutOffStaysDue() {
+        AppSettings open;
+        SettingsInEffect settings(open);
+        QVERIFY(!settings.restartDue());
+        AppSettings contactsOnly = open;
+        contactsOnly.access = call::ServiceAccess::ContactsOnly;
+        settings.choose(contactsOnly); // "No": the engine is not started
+        QVERIFY(settings.restartDue());
+        AppSettings alsoNewSpeaker = contactsOnly;
+        alsoNewSpeaker.outputDevice = "USB headset";
+        settings.choose(alsoNewSpeaker); // a change that alone needs no restart
+        QVERIFY(settings.restartDue());
+        settings.started(); // the call ended: tor restarted with the choice
+        QVERIFY(!settings.restartDue());
+        QCOMPARE(settings.running().access, call::ServiceAccess::ContactsOnly);
+        settings.choose(open); // changing back before a restart is no restart at all
+        settings.choose(contactsOnly);
+        QVERIFY(!settings.restartDue());
     }
 
     // Fault: the dialog offered 58000-64000 bit/s, which the engine refuses at 40 ms packets; the
