@@ -1,5 +1,5 @@
 // onionvoice-cli refusing what it cannot honour, before any tor starts: option values a timer
-// cannot hold. No network needed.
+// cannot hold, and names and addresses the rest of the app refuses. No network needed.
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
@@ -34,6 +34,10 @@ class CliUsageTest : public QObject {
 private:
     QTemporaryDir data_;
 
+    QString ownAddress() {
+        const Run r = cli({"id", "--data-dir", data_.path(), "--json"});
+        return QJsonDocument::fromJson(r.output.toUtf8()).object().value("address").toString();
+    }
     // A valid address that is not ours: another data directory's identity.
     QString otherAddress() {
         static QTemporaryDir other;
@@ -69,6 +73,41 @@ private slots:
                            data_.filePath("caller")});
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.errors.contains(option) && r.errors.contains("86400"), qPrintable(r.errors));
+    }
+
+    // Fault: `id --name` printed links that `contacts add` and the GUI refuse.
+    void idRefusesNamesLinksCannotCarry() {
+        for (const QString& name : {QString(70, 'x'), QString("Bob\nEve")}) {
+            const Run r = cli({"id", "--data-dir", data_.path(), "--name", name});
+            QCOMPARE(r.exitCode, 2);
+            QVERIFY2(r.errors.contains("--name"), qPrintable(r.errors));
+            QVERIFY(r.output.isEmpty());
+        }
+        QCOMPARE(cli({"id", "--data-dir", data_.path(), "--name", QString(64, 'x')}).exitCode, 0);
+    }
+
+    // Fault: `contacts add --name` skipped the length and control-character checks.
+    void contactsAddRefusesNamesTheAppRefuses() {
+        const QString peer = otherAddress();
+        for (const QString& name : {QString(70, 'x'), QString("Bob\nEve")}) {
+            const Run r =
+                cli({"contacts", "add", peer, "--name", name, "--data-dir", data_.path()});
+            QCOMPARE(r.exitCode, 2);
+            QVERIFY2(r.errors.contains("--name"), qPrintable(r.errors));
+        }
+        QCOMPARE(cli({"contacts", "list", "--data-dir", data_.path()}).output, QString());
+    }
+
+    // Fault: `contacts add <own address>` put the user in their own book (the GUI refuses).
+    void contactsAddRefusesTheOwnAddress() {
+        const QString own = ownAddress();
+        QCOMPARE(own.size(), 56);
+        for (const char* action : {"add", "block"}) {
+            const Run r = cli({"contacts", action, own, "--data-dir", data_.path()});
+            QCOMPARE(r.exitCode, 1);
+            QVERIFY2(r.errors.contains("own"), qPrintable(r.errors));
+        }
+        QCOMPARE(cli({"contacts", "list", "--data-dir", data_.path()}).output, QString());
     }
 };
 
