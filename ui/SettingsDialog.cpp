@@ -76,7 +76,10 @@ SettingsDialog::SettingsDialog(const AppSettings& current, SettingsEnvironment e
     output_->setObjectName(QStringLiteral("outputDeviceCombo"));
     auto* soundTest = new QPushButton(tr("Sound &test…"), this);
     soundTest->setObjectName(QStringLiteral("soundTestButton"));
-    connect(soundTest, &QPushButton::clicked, this, &SettingsDialog::soundTestRequested);
+    connect(soundTest, &QPushButton::clicked, this, [this] {
+        emit soundTestRequested(input_->currentData().toString(),
+                                output_->currentData().toString());
+    });
 
     bitrate_ = new QSpinBox(this);
     bitrate_->setObjectName(QStringLiteral("bitrateSpin"));

@@ -54,7 +54,9 @@ GuiApp::GuiApp(GuiOptions options, QObject* parent)
     connect(window_.get(), &ui::MainWindow::settingsRequested, this,
             [this] { openSettings(false); });
     connect(window_.get(), &ui::MainWindow::bridgesRequested, this, [this] { openSettings(true); });
-    connect(window_.get(), &ui::MainWindow::soundTestRequested, this, &GuiApp::openSoundTest);
+    connect(window_.get(), &ui::MainWindow::soundTestRequested, this, [this] {
+        openSoundTest(settings_.chosen().inputDevice, settings_.chosen().outputDevice);
+    });
     connect(window_.get(), &ui::MainWindow::retryRequested, this, [this] { startEngine(); });
     // tor learns the allowed client keys when it publishes: in contacts-only mode a new access
     // key needs the service published again.
@@ -178,26 +180,28 @@ void GuiApp::openSettings(bool focusBridges) {
     applySettings(dialog.settings());
 }
 
-void GuiApp::openSoundTest() {
+void GuiApp::openSoundTest(const QString& inputDevice, const QString& outputDevice) {
     if (host_.callState() != call::CallState::Idle) {
         QMessageBox::information(window_.get(), tr("Sound test"),
                                  tr("The sound test needs the sound devices: finish the call "
                                     "first."));
         return;
     }
-    DeviceSoundCheck check(settings_.chosen().inputDevice, settings_.chosen().outputDevice);
-    ui::SoundTestDialog dialog(&check, deviceDescription(), window_.get());
+    DeviceSoundCheck check(inputDevice, outputDevice);
+    ui::SoundTestDialog dialog(&check, deviceDescription(inputDevice, outputDevice), window_.get());
     dialog.exec();
 }
 
 QString GuiApp::deviceDescription() const {
+    return deviceDescription(settings_.chosen().inputDevice, settings_.chosen().outputDevice);
+}
+
+QString GuiApp::deviceDescription(const QString& inputDevice, const QString& outputDevice) const {
     if (!options_.playFile.isEmpty())
         return tr("Microphone: the file %1").arg(QFileInfo(options_.playFile).fileName());
     return tr("Microphone: %1 · Speaker: %2")
-        .arg(settings_.chosen().inputDevice.isEmpty() ? tr("system default")
-                                                      : settings_.chosen().inputDevice,
-             settings_.chosen().outputDevice.isEmpty() ? tr("system default")
-                                                       : settings_.chosen().outputDevice);
+        .arg(inputDevice.isEmpty() ? tr("system default") : inputDevice,
+             outputDevice.isEmpty() ? tr("system default") : outputDevice);
 }
 
 void GuiApp::applySettings(const ui::AppSettings& settings) {

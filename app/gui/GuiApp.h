@@ -46,8 +46,9 @@ private:
     void restartIfDue();
     void startEngine();
     void addStartupContacts();
-    void openSoundTest();
+    void openSoundTest(const QString& inputDevice, const QString& outputDevice);
     QString deviceDescription() const;
+    QString deviceDescription(const QString& inputDevice, const QString& outputDevice) const;
     QString presetDescription() const;
 
     GuiOptions options_;

@@ -1,7 +1,7 @@
 // Unit tests of the GUI's pure parts: what the add-contact field accepts and why it refuses, QR
 // codes read back from the images they are drawn as, the call rating and link health
 // thresholds, settings persistence and which changes restart tor (also when put off), the settings
-// dialog's call parameters, the bridge-line check, and the compiled translation.
+// dialog's call parameters and sound test, the bridge-line check, and the compiled translation.
 #include "call/CallTypes.h"
 #include "call/Handshake.h"
 #include "tor/OnionAddress.h"
@@ -14,7 +14,10 @@
 #include "ui/Translation.h"
 
 #include <QApplication>
+#include <QComboBox>
 #include <QPainter>
+#include <QPushButton>
+#include <QSignalSpy>
 #include <QSpinBox>
 #include <QTemporaryDir>
 #include <QTest>
@@ -230,6 +233,28 @@ private slots:
         QVERIFY(engineAcceptsBitrate(AppSettings::load(store).bitrate));
         store.setValue("call/bitrate", 48000);
         QCOMPARE(AppSettings::load(store).bitrate, 48000);
+    }
+
+    // Fault: Sound test in Settings tested the saved devices, not the ones chosen in the dialog.
+    void soundTestUsesTheDevicesChosenInTheDialog() {
+        SettingsEnvironment environment;
+        environment.inputDevices = {"Mic A", "Mic B"};
+        environment.outputDevices = {"Speaker A", "Speaker B"};
+        AppSettings saved;
+        saved.inputDevice = "Mic A";
+        saved.outputDevice = "Speaker A";
+        SettingsDialog dialog(saved, environment);
+        auto* input = dialog.findChild<QComboBox*>("inputDeviceCombo");
+        auto* output = dialog.findChild<QComboBox*>("outputDeviceCombo");
+        QVERIFY(input && output);
+        input->setCurrentIndex(input->findData("Mic B"));
+        output->setCurrentIndex(0); // the system default
+        QSignalSpy requests(&dialog, &SettingsDialog::soundTestRequested);
+        dialog.findChild<QPushButton*>("soundTestButton")->click();
+        QCOMPARE(requests.size(), 1);
+        QCOMPARE(requests.at(0).size(), 2);
+        QCOMPARE(requests.at(0).at(0).toString(), QStringLiteral("Mic B"));
+        QCOMPARE(requests.at(0).at(1).toString(), QString());
     }
 
     void bridgeLinesNeedTheirTransport() {

@@ -259,23 +259,23 @@
 <context>
     <name>onionvoice::gui::GuiApp</name>
     <message>
-        <location filename="../../app/gui/GuiApp.cpp" line="+196"/>
+        <location filename="../../app/gui/GuiApp.cpp" line="+202"/>
         <source>Microphone: %1 · Speaker: %2</source>
         <translation>Mikrofon: %1 · Lautsprecher: %2</translation>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+2"/>
+        <location line="+1"/>
         <source>system default</source>
         <translation>Systemstandard</translation>
     </message>
     <message>
-        <location line="-4"/>
+        <location line="-3"/>
         <source>Microphone: the file %1</source>
         <translation>Mikrofon: die Datei %1</translation>
     </message>
     <message>
-        <location line="-129"/>
+        <location line="-133"/>
         <source>Restarting tor so that the new access key is accepted…</source>
         <translation>tor wird neu gestartet, damit der neue Zugangsschlüssel gilt…</translation>
     </message>
@@ -290,7 +290,7 @@
         <translation>Der Tontest braucht die Audiogeräte: beenden Sie zuerst das Gespräch.</translation>
     </message>
     <message>
-        <location line="+33"/>
+        <location line="+35"/>
         <source>Restart tor</source>
         <translation>tor neu starten</translation>
     </message>
@@ -1108,7 +1108,7 @@
         <translation>&amp;Tontest…</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+13"/>
         <source> bit/s</source>
         <translation> bit/s</translation>
     </message>
