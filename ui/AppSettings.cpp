@@ -1,6 +1,8 @@
 // Reading and writing the settings.
 #include "AppSettings.h"
 
+#include "multipath/SchedulingPolicy.h"
+
 namespace onionvoice::ui {
 
 QString presetKey(tor::SecurityPreset preset) {
@@ -34,9 +36,10 @@ AppSettings AppSettings::load(QSettings& store) {
                            : call::UnknownCallers::Ring;
     s.inputDevice = store.value("audio/input").toString();
     s.outputDevice = store.value("audio/output").toString();
-    s.bitrate = std::clamp(store.value("call/bitrate", s.bitrate).toInt(), 6000, 64000);
     s.policy = store.value("call/policy", s.policy).toString();
     s.links = std::clamp(store.value("call/links", s.links).toInt(), 1, 12);
+    const auto [lowest, highest] = s.acceptedBitrates();
+    s.bitrate = std::clamp(store.value("call/bitrate", s.bitrate).toInt(), lowest, highest);
     s.useBridges = store.value("tor/useBridges", false).toBool();
     s.bridgeLines = store.value("tor/bridges").toStringList();
     s.torPath = store.value("tor/path").toString();
@@ -69,6 +72,35 @@ bool AppSettings::needsRestartFrom(const AppSettings& before) const {
         s->outputDevice.clear();
     }
     return !(a == b);
+}
+
+call::CallParameters AppSettings::callParameters() const {
+    call::CallParameters p;
+    p.bitrate = std::uint32_t(std::max(bitrate, 0));
+    p.links = std::uint8_t(std::clamp(links, 0, 255));
+    const auto names = multipath::policyNames();
+    for (std::size_t i = 0; i < names.size(); ++i)
+        if (policy == QLatin1String(names[i].data(), qsizetype(names[i].size())))
+            p.policy = std::uint8_t(i);
+    return p;
+}
+
+std::pair<int, int> AppSettings::acceptedBitrates() const {
+    // A scan rather than a formula: the check's limits (the codec's range, a packet fitting a
+    // cell) stay in one place. 1000 tries of a few multiplications each.
+    constexpr int kStep = 1000, kBeyondAnyCodec = 1'000'000;
+    std::optional<int> lowest, highest;
+    call::CallParameters p = callParameters();
+    for (int b = kStep; b <= kBeyondAnyCodec; b += kStep) {
+        p.bitrate = std::uint32_t(b);
+        if (call::checkParameters(p))
+            continue;
+        lowest = lowest.value_or(b);
+        highest = b;
+    }
+    if (!lowest) // the other parameters are refused whatever the bitrate: keep the default
+        return {AppSettings{}.bitrate, AppSettings{}.bitrate};
+    return {*lowest, *highest};
 }
 
 } // namespace onionvoice::ui

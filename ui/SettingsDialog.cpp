@@ -76,10 +76,16 @@ SettingsDialog::SettingsDialog(const AppSettings& current, SettingsEnvironment e
     output_->setObjectName(QStringLiteral("outputDeviceCombo"));
     auto* soundTest = new QPushButton(tr("Sound &test…"), this);
     soundTest->setObjectName(QStringLiteral("soundTestButton"));
-    connect(soundTest, &QPushButton::clicked, this, &SettingsDialog::soundTestRequested);
+    connect(soundTest, &QPushButton::clicked, this, [this] {
+        emit soundTestRequested(input_->currentData().toString(),
+                                output_->currentData().toString());
+    });
 
     bitrate_ = new QSpinBox(this);
-    bitrate_->setRange(6000, 64000);
+    bitrate_->setObjectName(QStringLiteral("bitrateSpin"));
+    // Only what the engine starts with: a refused bitrate, once saved, stopped every start.
+    const auto [lowestBitrate, highestBitrate] = current.acceptedBitrates();
+    bitrate_->setRange(lowestBitrate, highestBitrate);
     bitrate_->setSingleStep(4000);
     bitrate_->setSuffix(tr(" bit/s"));
     bitrate_->setValue(current.bitrate);

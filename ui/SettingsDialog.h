@@ -37,7 +37,8 @@ public:
     static QString checkBridges(const QStringList& lines, const SettingsEnvironment& environment);
 
 signals:
-    void soundTestRequested();
+    // The devices chosen in the dialog, not yet saved: those are the ones to try.
+    void soundTestRequested(const QString& inputDevice, const QString& outputDevice);
 
 private:
     void accept() override;

@@ -7,10 +7,12 @@
 #include "IdentityStore.h"
 #include "PeerAddress.h"
 #include "contacts/ContactBook.h"
+#include "contacts/ContactName.h"
 #include "tor/ClientAuthKey.h"
 
 #include <QCommandLineParser>
 #include <QDir>
+#include <QFile>
 #include <QJsonArray>
 
 namespace onionvoice::cli {
@@ -34,6 +36,15 @@ contacts::Contact newContact(const QString& address) {
     c.address = address;
     c.added = QDateTime::currentDateTimeUtc();
     return c;
+}
+
+// The data directory's own address; empty when it has no identity yet (none is created for
+// this: whoever has no address cannot be added by it).
+std::optional<QString> ownAddress(const QString& directory, QString* error) {
+    if (!QFile::exists(QDir(directory).filePath(QStringLiteral("identity.key"))))
+        return QString();
+    const auto stored = loadOrCreateIdentity(directory, error);
+    return stored ? std::optional<QString>(stored->identity.address()) : std::nullopt;
 }
 
 // 0, or the exit code of the failure (reported).
@@ -104,6 +115,17 @@ int runContacts(const QStringList& arguments) {
     if (!peer)
         return fail(ExitCode::InvalidAddress, args.at(1) + ": " + reason);
     QString error;
+    // As the GUI: the user is not their own contact (add, or block, which adds a stranger).
+    if (action == QLatin1String("add") || action == QLatin1String("block")) {
+        const auto own = ownAddress(directory, &error);
+        if (!own)
+            return fail(ExitCode::FileError, error);
+        if (peer->address == *own)
+            return fail(ExitCode::Failure, peer->address + ": this is your own address");
+    }
+    if (parser.isSet(name))
+        if (const auto bad = contacts::checkDisplayName(parser.value(name)))
+            return fail(ExitCode::Usage, "--name: " + *bad);
     QJsonObject result{{"address", peer->address}, {"action", action}};
     if (action == QLatin1String("add")) {
         contacts::Contact c = newContact(peer->address);

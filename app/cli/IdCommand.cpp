@@ -4,6 +4,7 @@
 #include "Commands.h"
 #include "CommonOptions.h"
 #include "IdentityStore.h"
+#include "contacts/ContactName.h"
 #include "contacts/ContactUri.h"
 
 #include <QCommandLineParser>
@@ -80,6 +81,9 @@ int runId(const QStringList& arguments) {
     if (!parser.positionalArguments().isEmpty())
         return fail(ExitCode::Usage,
                     "id takes no arguments: " + parser.positionalArguments().join(' '));
+    // A name the link could not carry would print a link that every reader refuses.
+    if (const auto bad = contacts::checkDisplayName(parser.value(name)))
+        return fail(ExitCode::Usage, "--name: " + *bad);
     QString error;
     const auto stored = loadOrCreateIdentity(parser.value(dataDir), &error);
     if (!stored)

@@ -29,6 +29,25 @@ const QString kSessionHelp = QStringLiteral(
     "side); its control socket takes: break SLOT... [for SECONDS] | delay SLOT MS SECONDS | "
     "stats (see tests/e2e/README.md).\n\n");
 
+// Longest --seconds and --dial-timeout: a day. QTimer holds milliseconds in an int, so much larger
+// values wrapped (2200000 s became a negative interval that never fired, 4294968 s 704 ms).
+constexpr int kMaxSeconds = 86400;
+
+// The option's value as 1 to kMaxSeconds seconds; nullopt when it is anything else (reported,
+// with the usage exit code, into *exitCode).
+std::optional<std::chrono::seconds> secondsOption(const QCommandLineParser& parser,
+                                                  const QCommandLineOption& option, int* exitCode) {
+    bool ok = false;
+    const int n = parser.value(option).toInt(&ok);
+    if (ok && n >= 1 && n <= kMaxSeconds)
+        return std::chrono::seconds(n);
+    *exitCode = fail(ExitCode::Usage, QStringLiteral("--%1 must be a whole number of seconds "
+                                                     "from 1 to %2")
+                                          .arg(option.names().constFirst())
+                                          .arg(kMaxSeconds));
+    return std::nullopt;
+}
+
 // The n-th call's recording: FILE for the first, FILE-2.wav, FILE-3.wav... after it.
 QString recordingFor(const QString& path, int call) {
     if (call <= 1)
@@ -122,9 +141,14 @@ int runSession(SessionRole role, const QStringList& arguments) {
     const QCommandLineOption play("play", "Speak this 48 kHz WAV file into each call.", "WAV");
     const QCommandLineOption record("record", "Record what the other side says into this WAV.",
                                     "WAV");
-    const QCommandLineOption seconds("seconds", "Hang up after N seconds of call.", "N");
-    const QCommandLineOption dialTimeout("dial-timeout",
-                                         "Give up dialing after N seconds (default 120).", "N");
+    const QCommandLineOption seconds(
+        "seconds", QStringLiteral("Hang up after N seconds of call (at most %1).").arg(kMaxSeconds),
+        "N");
+    const QCommandLineOption dialTimeout(
+        "dial-timeout",
+        QStringLiteral("Give up dialing after N seconds (default 120, at most %1).")
+            .arg(kMaxSeconds),
+        "N");
     const QCommandLineOption answer("answer", "auto (answer every call) or never.", "MODE", "auto");
     const QCommandLineOption echo(
         "echo", "Be the echo contact: a short greeting, then what it hears comes back.");
@@ -172,17 +196,17 @@ int runSession(SessionRole role, const QStringList& arguments) {
             if (!rememberServiceKey(*peer, settings->engine.dataDirectory, &reason))
                 return fail(ExitCode::FileError, reason);
         }
+        int exitCode = 0;
         if (parser.isSet(seconds)) {
-            const int n = parser.value(seconds).toInt(&ok);
-            if (!ok || n <= 0)
-                return fail(ExitCode::Usage, "--seconds must be a positive number");
-            session.seconds = std::chrono::seconds(n);
+            session.seconds = secondsOption(parser, seconds, &exitCode);
+            if (!session.seconds)
+                return exitCode;
         }
         if (parser.isSet(dialTimeout)) {
-            const int n = parser.value(dialTimeout).toInt(&ok);
-            if (!ok || n <= 0)
-                return fail(ExitCode::Usage, "--dial-timeout must be a positive number");
-            settings->engine.dialTimeout = std::chrono::seconds(n);
+            const auto timeout = secondsOption(parser, dialTimeout, &exitCode);
+            if (!timeout)
+                return exitCode;
+            settings->engine.dialTimeout = *timeout;
         }
     } else {
         if (!positional.isEmpty())

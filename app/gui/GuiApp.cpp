@@ -54,18 +54,25 @@ GuiApp::GuiApp(GuiOptions options, QObject* parent)
     connect(window_.get(), &ui::MainWindow::settingsRequested, this,
             [this] { openSettings(false); });
     connect(window_.get(), &ui::MainWindow::bridgesRequested, this, [this] { openSettings(true); });
-    connect(window_.get(), &ui::MainWindow::soundTestRequested, this, &GuiApp::openSoundTest);
-    connect(window_.get(), &ui::MainWindow::retryRequested, this,
-            [this] { host_.start(engineConfig()); });
+    connect(window_.get(), &ui::MainWindow::soundTestRequested, this, [this] {
+        openSoundTest(settings_.chosen().inputDevice, settings_.chosen().outputDevice);
+    });
+    connect(window_.get(), &ui::MainWindow::retryRequested, this, [this] { startEngine(); });
     // tor learns the allowed client keys when it publishes: in contacts-only mode a new access
     // key needs the service published again.
     connect(&host_, &ui::EngineHost::accessLinkReady, this, [this] {
-        if (settings_.access != call::ServiceAccess::ContactsOnly ||
+        if (settings_.chosen().access != call::ServiceAccess::ContactsOnly ||
             host_.callState() != call::CallState::Idle)
             return;
         window_->statusBar()->showMessage(
             tr("Restarting tor so that the new access key is accepted…"), 10000);
-        host_.start(engineConfig());
+        startEngine();
+    });
+    // A restart put off during a call is made when it ends. Queued: the engine is replaced
+    // outside the delivery of its own signal.
+    connect(&host_, &ui::EngineHost::callStateChanged, this, [this] {
+        if (host_.callState() == call::CallState::Idle && settings_.restartDue())
+            QMetaObject::invokeMethod(this, &GuiApp::restartIfDue, Qt::QueuedConnection);
     });
     connect(&host_, &ui::EngineHost::phaseChanged, this, [this](auto phase, const QString& why) {
         if (phase == ui::EngineHost::Phase::Running)
@@ -81,11 +88,11 @@ GuiApp::~GuiApp() {
 }
 
 void GuiApp::start() {
-    ringtone_.setDevices(settings_.inputDevice, settings_.outputDevice);
+    ringtone_.setDevices(settings_.chosen().inputDevice, settings_.chosen().outputDevice);
     window_->setPresetDescription(presetDescription());
     window_->setDeviceDescription(deviceDescription());
-    host_.setUnknownCallers(settings_.unknownCallers);
-    host_.start(engineConfig());
+    host_.setUnknownCallers(settings_.chosen().unknownCallers);
+    startEngine();
     window_->show();
     if (!options_.openUri.isEmpty())
         window_->openAddContact(options_.openUri);
@@ -102,24 +109,20 @@ void GuiApp::activate(const QString& uri) {
 }
 
 QString GuiApp::presetDescription() const {
-    const tor::PresetDescription d = tor::describePreset(settings_.preset);
+    const tor::PresetDescription d = tor::describePreset(settings_.chosen().preset);
     return d.name;
 }
 
 call::EngineConfig GuiApp::engineConfig() const {
+    const ui::AppSettings& chosen = settings_.chosen();
     call::EngineConfig config;
     config.dataDirectory = options_.dataDirectory;
-    config.torExecutable = settings_.torPath;
-    config.access = settings_.access;
-    config.unknownCallers = settings_.unknownCallers;
-    config.parameters.bitrate = std::uint32_t(settings_.bitrate);
-    config.parameters.links = std::uint8_t(settings_.links);
-    const auto names = multipath::policyNames();
-    for (std::size_t i = 0; i < names.size(); ++i)
-        if (settings_.policy == QLatin1String(names[i].data(), qsizetype(names[i].size())))
-            config.parameters.policy = std::uint8_t(i);
-    config.preset = settings_.preset; // the engine adds its tor options and runs the hotline
-    if (settings_.useBridges && !settings_.bridgeLines.isEmpty()) {
+    config.torExecutable = chosen.torPath;
+    config.access = chosen.access;
+    config.unknownCallers = chosen.unknownCallers;
+    config.parameters = chosen.callParameters();
+    config.preset = chosen.preset; // the engine adds its tor options and runs the hotline
+    if (chosen.useBridges && !chosen.bridgeLines.isEmpty()) {
         const ui::SettingsEnvironment env = environment();
         config.extraTorrcLines.append(QStringLiteral("UseBridges 1"));
         if (!env.obfs4Executable.isEmpty())
@@ -128,12 +131,12 @@ call::EngineConfig GuiApp::engineConfig() const {
         if (!env.snowflakeExecutable.isEmpty())
             config.extraTorrcLines.append(QStringLiteral("ClientTransportPlugin snowflake exec %1")
                                               .arg(env.snowflakeExecutable));
-        for (const QString& line : settings_.bridgeLines)
+        for (const QString& line : chosen.bridgeLines)
             config.extraTorrcLines.append(QStringLiteral("Bridge ") + line);
     }
     config.extraTorrcLines.append(app::testNetworkTorrcLinesFromEnvironment());
     const GuiOptions options = options_;
-    const ui::AppSettings settings = settings_;
+    const ui::AppSettings settings = chosen;
     config.audio = [options, settings](QString* error) -> std::unique_ptr<media::AudioBackend> {
         if (!options.playFile.isEmpty())
             return media::WavFileBackend::create(options.playFile, options.recordFile,
@@ -168,7 +171,7 @@ ui::SettingsEnvironment GuiApp::environment() {
 }
 
 void GuiApp::openSettings(bool focusBridges) {
-    ui::SettingsDialog dialog(settings_, environment(), window_.get());
+    ui::SettingsDialog dialog(settings_.chosen(), environment(), window_.get());
     connect(&dialog, &ui::SettingsDialog::soundTestRequested, this, &GuiApp::openSoundTest);
     if (focusBridges)
         dialog.setFocusToBridges();
@@ -177,42 +180,57 @@ void GuiApp::openSettings(bool focusBridges) {
     applySettings(dialog.settings());
 }
 
-void GuiApp::openSoundTest() {
+void GuiApp::openSoundTest(const QString& inputDevice, const QString& outputDevice) {
     if (host_.callState() != call::CallState::Idle) {
         QMessageBox::information(window_.get(), tr("Sound test"),
                                  tr("The sound test needs the sound devices: finish the call "
                                     "first."));
         return;
     }
-    DeviceSoundCheck check(settings_.inputDevice, settings_.outputDevice);
-    ui::SoundTestDialog dialog(&check, deviceDescription(), window_.get());
+    DeviceSoundCheck check(inputDevice, outputDevice);
+    ui::SoundTestDialog dialog(&check, deviceDescription(inputDevice, outputDevice), window_.get());
     dialog.exec();
 }
 
 QString GuiApp::deviceDescription() const {
+    return deviceDescription(settings_.chosen().inputDevice, settings_.chosen().outputDevice);
+}
+
+QString GuiApp::deviceDescription(const QString& inputDevice, const QString& outputDevice) const {
     if (!options_.playFile.isEmpty())
         return tr("Microphone: the file %1").arg(QFileInfo(options_.playFile).fileName());
     return tr("Microphone: %1 · Speaker: %2")
-        .arg(settings_.inputDevice.isEmpty() ? tr("system default") : settings_.inputDevice,
-             settings_.outputDevice.isEmpty() ? tr("system default") : settings_.outputDevice);
+        .arg(inputDevice.isEmpty() ? tr("system default") : inputDevice,
+             outputDevice.isEmpty() ? tr("system default") : outputDevice);
 }
 
 void GuiApp::applySettings(const ui::AppSettings& settings) {
-    const bool restart = settings.needsRestartFrom(settings_);
-    settings_ = settings;
-    settings_.save(store_);
-    ringtone_.setDevices(settings_.inputDevice, settings_.outputDevice);
-    host_.setUnknownCallers(settings_.unknownCallers);
+    settings_.choose(settings);
+    settings.save(store_);
+    ringtone_.setDevices(settings.inputDevice, settings.outputDevice);
+    host_.setUnknownCallers(settings.unknownCallers);
     window_->setPresetDescription(presetDescription());
     window_->setDeviceDescription(deviceDescription());
-    if (!restart)
+    restartIfDue();
+}
+
+void GuiApp::restartIfDue() {
+    if (!settings_.restartDue())
         return;
     if (host_.callState() != call::CallState::Idle &&
         QMessageBox::question(window_.get(), tr("Restart tor"),
                               tr("These settings take effect when tor restarts, which ends the "
-                                 "current call. Restart now?")) != QMessageBox::Yes)
+                                 "current call. Restart now?")) != QMessageBox::Yes) {
+        window_->statusBar()->showMessage(tr("The new settings take effect when the call ends."),
+                                          10000);
         return;
+    }
     window_->statusBar()->showMessage(tr("Restarting tor to apply the new settings…"), 10000);
+    startEngine();
+}
+
+void GuiApp::startEngine() {
+    settings_.started();
     host_.start(engineConfig());
 }
 

@@ -41,14 +41,19 @@ public:
 private:
     void openSettings(bool focusBridges);
     void applySettings(const ui::AppSettings& settings);
+    // Restarts tor and the engine when the chosen settings need it; during a call only if the
+    // user agrees, else when the call ends.
+    void restartIfDue();
+    void startEngine();
     void addStartupContacts();
-    void openSoundTest();
+    void openSoundTest(const QString& inputDevice, const QString& outputDevice);
     QString deviceDescription() const;
+    QString deviceDescription(const QString& inputDevice, const QString& outputDevice) const;
     QString presetDescription() const;
 
     GuiOptions options_;
     QSettings store_;
-    ui::AppSettings settings_;
+    ui::SettingsInEffect settings_;
     ui::EngineHost host_;
     std::unique_ptr<ui::MainWindow> window_;
     Ringtone ringtone_;

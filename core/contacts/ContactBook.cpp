@@ -21,10 +21,6 @@ constexpr int kFormatVersion = 1;
 constexpr auto kKeyEncoding = QByteArray::Base64Encoding;
 constexpr qsizetype kKeySize = 32; // x25519, both halves
 
-QString formatCharactersRefused() {
-    return QStringLiteral("The name contains invisible formatting characters.");
-}
-
 QJsonObject toJson(const Contact& c) {
     QJsonObject o{{"address", c.address},
                   {"name", c.displayName},
@@ -52,7 +48,9 @@ std::optional<QByteArray> keyFrom(const QJsonValue& v) {
     return decoded.decoded;
 }
 
-// An entry as stored, or nullopt when any field is wrong.
+// An entry as stored, or nullopt when any field is wrong. Of checkDisplayName()'s rules only the
+// format characters (a name posing as another) make an entry wrong: a long name or a control
+// character that an older version stored is no reason to lose the contact.
 std::optional<Contact> fromJson(const QJsonObject& o) {
     if (!o["address"].isString() || !o["name"].isString() || !o["added"].isString() ||
         !o["blocked"].isBool() || !o["allowlisted"].isBool())
@@ -202,8 +200,8 @@ bool ContactBook::add(Contact contact, QString* error) {
         *error = QStringLiteral("This address is already in your contacts.");
         return false;
     }
-    if (hasFormatCharacters(contact.displayName)) {
-        *error = formatCharactersRefused();
+    if (const auto bad = checkDisplayName(contact.displayName)) {
+        *error = *bad;
         return false;
     }
     contact.address = check.address;
@@ -218,8 +216,8 @@ bool ContactBook::rename(const QString& address, const QString& name, QString* e
     Contact* c = lookup(address);
     if (!c)
         return false;
-    if (hasFormatCharacters(name)) {
-        *error = formatCharactersRefused();
+    if (const auto bad = checkDisplayName(name)) {
+        *error = *bad;
         return false;
     }
     c->displayName = name;
@@ -275,12 +273,6 @@ bool ContactBook::setAllowlisted(const QString& address, bool allowlisted) {
 void ContactBook::notify() const {
     if (changed_)
         changed_();
-}
-
-bool hasFormatCharacters(const QString& name) {
-    const QList<uint> points = name.toUcs4(); // format characters exist beyond the BMP too
-    return std::any_of(points.begin(), points.end(),
-                       [](uint c) { return QChar::category(char32_t(c)) == QChar::Other_Format; });
 }
 
 std::optional<Contact> ContactBook::find(const QString& address) const {

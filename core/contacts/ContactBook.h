@@ -5,6 +5,8 @@
 // (an unreadable flag counts as blocked) and loses its access key and allowlisting.
 #pragma once
 
+#include "ContactName.h"
+
 #include <QByteArray>
 #include <QDateTime>
 #include <QList>
@@ -48,8 +50,8 @@ public:
     // *error on failure; the previous file is then untouched.
     bool save(QString* error) const;
 
-    // Adds a contact; refuses an invalid address, one already in the book, or a name with
-    // invisible Unicode format characters (bidi overrides, zero-width) (reason in *error).
+    // Adds a contact; refuses an invalid address, one already in the book, or a name
+    // checkDisplayName() refuses (reason in *error).
     bool add(Contact contact, QString* error);
     // Renames a contact in place: its block, allowlisting, keys and date stay as they are. A name
     // add() would refuse is refused here too, before anything changes (reason in *error). False
@@ -78,10 +80,5 @@ private:
     bool saveRefused_ = false;
     std::function<void()> changed_;
 };
-
-// Whether a display name contains invisible format characters (Unicode category Cf: bidi
-// overrides and isolates, zero-width joiners and spaces) that could make one name look like
-// another.
-bool hasFormatCharacters(const QString& name);
 
 } // namespace onionvoice::contacts

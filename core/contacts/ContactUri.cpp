@@ -1,6 +1,7 @@
 // Parsing and printing of contact URIs.
 #include "ContactUri.h"
 
+#include "ContactName.h"
 #include "tor/OnionAddress.h"
 
 #include <QUrlQuery>
@@ -9,7 +10,6 @@ namespace onionvoice::contacts {
 namespace {
 
 constexpr auto kScheme = QLatin1StringView("onionvoice:");
-constexpr int kMaxNameLength = 64;
 constexpr int kClientKeySize = 32;
 constexpr auto kKeyEncoding = QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals;
 
@@ -49,14 +49,8 @@ ContactUriParse parseContactUri(const QString& input) {
         for (const auto& [key, value] : query.queryItems(QUrl::FullyEncoded)) {
             if (key == QLatin1String("name")) {
                 const QString name = QUrl::fromPercentEncoding(value.toLatin1()).trimmed();
-                if (name.size() > kMaxNameLength)
-                    return refuse(
-                        QStringLiteral("The name in the link is longer than %1 characters.")
-                            .arg(kMaxNameLength));
-                if (std::any_of(name.begin(), name.end(),
-                                [](QChar c) { return c.category() == QChar::Other_Control; }))
-                    return refuse(
-                        QStringLiteral("The name in the link contains control characters."));
+                if (const auto bad = checkDisplayName(name))
+                    return refuse(*bad);
                 uri.displayName = name;
             } else if (key == QLatin1String("auth")) {
                 const auto decoded = QByteArray::fromBase64Encoding(

@@ -5,6 +5,20 @@
 
 #include <cstdio>
 
+namespace {
+
+// Names are held to 64 characters, so the book grows by contacts: more than testAddress() has.
+constexpr int kContacts = 2000;
+QString saverAddress(int n) {
+    std::array<std::uint8_t, 32> key{};
+    key.fill(0xa5);
+    key[0] = std::uint8_t(n);
+    key[1] = std::uint8_t(n >> 8);
+    return onionvoice::tor::onionAddressFromPublicKey(key);
+}
+
+} // namespace
+
 int main(int argc, char** argv) {
     if (argc != 2)
         return 2;
@@ -12,10 +26,10 @@ int main(int argc, char** argv) {
     book.load();
     QString error;
     for (int round = 0;; ++round) {
-        const int n = round % 200;
-        book.remove(testAddress(std::uint8_t(n)));
-        book.add({testAddress(std::uint8_t(n)),
-                  QString(4000, QChar('a' + round % 26)),
+        const int n = round % kContacts;
+        book.remove(saverAddress(n));
+        book.add({saverAddress(n),
+                  QString(onionvoice::contacts::kMaxNameLength, QChar('a' + round % 26)),
                   {},
                   false,
                   false,

@@ -145,6 +145,22 @@ private slots:
         QVERIFY(book.add({testAddress(5), "Ana Łódź 李", {}, false, false, {}, {}}, &error));
     }
 
+    // Fault: the book took names a contact link refuses (too long, control characters), so
+    // `contacts add --name` stored names the GUI would not, and links printed from them were
+    // refused everywhere.
+    void namesLinksRefuseAreRefused() {
+        ContactBook book(QString{});
+        QString error;
+        for (const QString& name : {QString(65, 'x'), QString("Bob\nEve"), QString("a\ab")}) {
+            QVERIFY2(!book.add({testAddress(6), name, {}, false, false, {}, {}}, &error),
+                     qPrintable(name));
+            QVERIFY(!error.isEmpty());
+        }
+        QVERIFY(book.add({testAddress(6), QString(64, 'x'), {}, false, false, {}, {}}, &error));
+        QVERIFY(!book.rename(testAddress(6), "Bob\tEve", &error));
+        QCOMPARE(book.find(testAddress(6))->displayName, QString(64, 'x'));
+    }
+
     // Fault: a rename to a name add() refuses (a zero-width space pasted from a chat app) must
     // leave the contact whole. Removing it first and adding it again lost the block and the
     // access keys.

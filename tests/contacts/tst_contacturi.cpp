@@ -49,6 +49,7 @@ private slots:
         QTest::newRow("bad key") << "onionvoice:" + a + "?auth=" + QString(43, '*');
         QTest::newRow("long name") << "onionvoice:" + a + "?name=" + QString(65, 'x');
         QTest::newRow("control name") << "onionvoice:" + a + "?name=a%07b";
+        QTest::newRow("format name") << "onionvoice:" + a + "?name=Ana%E2%80%AEevE";
     }
     void refusals() {
         QFETCH(QString, text);

@@ -1,8 +1,9 @@
 // Unit tests of the GUI's pure parts: what the add-contact field accepts and why it refuses, QR
 // codes read back from the images they are drawn as, the call rating and link health
-// thresholds, settings persistence and which changes restart tor, the bridge-line check, and the
-// compiled translation.
+// thresholds, settings persistence and which changes restart tor (also when put off), the settings
+// dialog's call parameters and sound test, the bridge-line check, and the compiled translation.
 #include "call/CallTypes.h"
+#include "call/Handshake.h"
 #include "tor/OnionAddress.h"
 #include "tor/OnionIdentity.h"
 #include "ui/AppSettings.h"
@@ -12,7 +13,12 @@
 #include "ui/SettingsDialog.h"
 #include "ui/Translation.h"
 
+#include <QApplication>
+#include <QComboBox>
 #include <QPainter>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QSpinBox>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -25,6 +31,13 @@ const QString kAddress = QStringLiteral("aoqqpp7tzyil4hlq3umoos6atft6jvrqtosq2xy
 QString otherAddress() {
     static const QString a = tor::OnionIdentity::generate().address();
     return a;
+}
+// Whether the engine starts with this bitrate and the other call parameters at their defaults
+// (the packet period is one the app never changes).
+bool engineAcceptsBitrate(int bitrate) {
+    call::CallParameters p;
+    p.bitrate = std::uint32_t(bitrate);
+    return !call::checkParameters(p).has_value();
 }
 } // namespace
 
@@ -173,6 +186,77 @@ private slots:
         QVERIFY(bridges.needsRestartFrom(s));
     }
 
+    // Fault: answering "No" to "Restart now?" during a call left the change unapplied for good:
+    // the next change was compared with the saved choice, not with what tor ran with, so a
+    // switch to contacts-only never reached tor.
+    void aRestartPutOffStaysDue() {
+        AppSettings open;
+        SettingsInEffect settings(open);
+        QVERIFY(!settings.restartDue());
+        AppSettings contactsOnly = open;
+        contactsOnly.access = call::ServiceAccess::ContactsOnly;
+        settings.choose(contactsOnly); // "No": the engine is not started
+        QVERIFY(settings.restartDue());
+        AppSettings alsoNewSpeaker = contactsOnly;
+        alsoNewSpeaker.outputDevice = "USB headset";
+        settings.choose(alsoNewSpeaker); // a change that alone needs no restart
+        QVERIFY(settings.restartDue());
+        settings.started(); // the call ended: tor restarted with the choice
+        QVERIFY(!settings.restartDue());
+        QCOMPARE(settings.running().access, call::ServiceAccess::ContactsOnly);
+        settings.choose(open); // changing back before a restart is no restart at all
+        settings.choose(contactsOnly);
+        QVERIFY(!settings.restartDue());
+    }
+
+    // Fault: the dialog offered 58000-64000 bit/s, which the engine refuses at 40 ms packets; the
+    // setting was saved and every start of the engine failed after that.
+    void settingsOfferOnlyBitratesTheEngineAccepts() {
+        AppSettings tooHigh;
+        tooHigh.bitrate = 64000;
+        SettingsDialog dialog(tooHigh, SettingsEnvironment{});
+        QSpinBox* bitrate = nullptr;
+        for (QSpinBox* spin : dialog.findChildren<QSpinBox*>())
+            if (spin->suffix().contains("bit/s"))
+                bitrate = spin;
+        QVERIFY(bitrate);
+        QVERIFY(engineAcceptsBitrate(bitrate->minimum()));
+        QVERIFY(engineAcceptsBitrate(bitrate->maximum()));
+        QVERIFY(bitrate->maximum() >= 54000); // the range is not cut short either
+        QVERIFY(engineAcceptsBitrate(dialog.settings().bitrate));
+
+        QTemporaryDir dir;
+        QSettings store(dir.filePath("settings.ini"), QSettings::IniFormat);
+        store.setValue("call/bitrate", 64000);
+        QVERIFY(engineAcceptsBitrate(AppSettings::load(store).bitrate));
+        store.setValue("call/bitrate", 1000);
+        QVERIFY(engineAcceptsBitrate(AppSettings::load(store).bitrate));
+        store.setValue("call/bitrate", 48000);
+        QCOMPARE(AppSettings::load(store).bitrate, 48000);
+    }
+
+    // Fault: Sound test in Settings tested the saved devices, not the ones chosen in the dialog.
+    void soundTestUsesTheDevicesChosenInTheDialog() {
+        SettingsEnvironment environment;
+        environment.inputDevices = {"Mic A", "Mic B"};
+        environment.outputDevices = {"Speaker A", "Speaker B"};
+        AppSettings saved;
+        saved.inputDevice = "Mic A";
+        saved.outputDevice = "Speaker A";
+        SettingsDialog dialog(saved, environment);
+        auto* input = dialog.findChild<QComboBox*>("inputDeviceCombo");
+        auto* output = dialog.findChild<QComboBox*>("outputDeviceCombo");
+        QVERIFY(input && output);
+        input->setCurrentIndex(input->findData("Mic B"));
+        output->setCurrentIndex(0); // the system default
+        QSignalSpy requests(&dialog, &SettingsDialog::soundTestRequested);
+        dialog.findChild<QPushButton*>("soundTestButton")->click();
+        QCOMPARE(requests.size(), 1);
+        QCOMPARE(requests.at(0).size(), 2);
+        QCOMPARE(requests.at(0).at(0).toString(), QStringLiteral("Mic B"));
+        QCOMPARE(requests.at(0).at(1).toString(), QString());
+    }
+
     void bridgeLinesNeedTheirTransport() {
         SettingsEnvironment none;
         QVERIFY(SettingsDialog::checkBridges({"obfs4 192.0.2.1:443 AAAA cert=x iat-mode=0"}, none)
@@ -215,6 +299,12 @@ private slots:
     }
 };
 
-// No QApplication: nothing here needs a display, fonts or a platform plugin.
-QTEST_GUILESS_MAIN(UiUnitsTest)
+int main(int argc, char** argv) {
+    // The settings dialog is built (never shown): offscreen wherever it runs.
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    UiUnitsTest test;
+    return QTest::qExec(&test, argc, argv);
+}
 #include "tst_uiunits.moc"

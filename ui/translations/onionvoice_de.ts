@@ -120,7 +120,7 @@
         <translation>keine Antwort</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>the caller hung up before the call was answered</source>
         <translation>der Anrufer hat aufgelegt, bevor der Anruf angenommen wurde</translation>
     </message>
@@ -259,7 +259,7 @@
 <context>
     <name>onionvoice::gui::GuiApp</name>
     <message>
-        <location filename="../../app/gui/GuiApp.cpp" line="+195"/>
+        <location filename="../../app/gui/GuiApp.cpp" line="+202"/>
         <source>Microphone: %1 · Speaker: %2</source>
         <translation>Mikrofon: %1 · Lautsprecher: %2</translation>
     </message>
@@ -275,12 +275,12 @@
         <translation>Mikrofon: die Datei %1</translation>
     </message>
     <message>
-        <location line="-127"/>
+        <location line="-133"/>
         <source>Restarting tor so that the new access key is accepted…</source>
         <translation>tor wird neu gestartet, damit der neue Zugangsschlüssel gilt…</translation>
     </message>
     <message>
-        <location line="+115"/>
+        <location line="+117"/>
         <source>Sound test</source>
         <translation>Tontest</translation>
     </message>
@@ -290,7 +290,7 @@
         <translation>Der Tontest braucht die Audiogeräte: beenden Sie zuerst das Gespräch.</translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location line="+35"/>
         <source>Restart tor</source>
         <translation>tor neu starten</translation>
     </message>
@@ -300,7 +300,12 @@
         <translation>Diese Einstellungen gelten nach einem Neustart von tor, der das laufende Gespräch beendet. Jetzt neu starten?</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+2"/>
+        <source>The new settings take effect when the call ends.</source>
+        <translation>Die neuen Einstellungen gelten, sobald das Gespräch endet.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>Restarting tor to apply the new settings…</source>
         <translation>tor wird neu gestartet, um die neuen Einstellungen zu übernehmen…</translation>
     </message>
@@ -1103,7 +1108,7 @@
         <translation>&amp;Tontest…</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+13"/>
         <source> bit/s</source>
         <translation> bit/s</translation>
     </message>

@@ -1,0 +1,26 @@
+// The display-name check.
+#include "ContactName.h"
+
+#include <QList>
+#include <algorithm>
+
+namespace onionvoice::contacts {
+
+std::optional<QString> checkDisplayName(const QString& name) {
+    if (name.size() > kMaxNameLength)
+        return QStringLiteral("The name is longer than %1 characters.").arg(kMaxNameLength);
+    if (std::any_of(name.begin(), name.end(),
+                    [](QChar c) { return c.category() == QChar::Other_Control; }))
+        return QStringLiteral("The name contains control characters.");
+    if (hasFormatCharacters(name))
+        return QStringLiteral("The name contains invisible formatting characters.");
+    return std::nullopt;
+}
+
+bool hasFormatCharacters(const QString& name) {
+    const QList<uint> points = name.toUcs4(); // format characters exist beyond the BMP too
+    return std::any_of(points.begin(), points.end(),
+                       [](uint c) { return QChar::category(char32_t(c)) == QChar::Other_Format; });
+}
+
+} // namespace onionvoice::contacts
