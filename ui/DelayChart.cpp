@@ -12,7 +12,9 @@ constexpr double kWindowSeconds = 60;
 }
 
 DelayChart::DelayChart(QWidget* parent)
-    : QChartView(parent)
+    // Handed over at construction: QChartView(parent) makes a chart of its own, and setChart()
+    // releases the one it replaces to nobody.
+    : QChartView(new QChart, parent)
     , delay_(new QLineSeries)
     , budget_(new QLineSeries)
     , x_(new QValueAxis)
@@ -20,7 +22,7 @@ DelayChart::DelayChart(QWidget* parent)
     setObjectName(QStringLiteral("delayChart"));
     setToolTip(tr("Estimated one-way delay of the frames received, largest per quarter second; "
                   "above the red line speech arrives too late for a natural conversation"));
-    auto* chart = new QChart;
+    QChart* chart = this->chart();
     chart->setMargins(QMargins(4, 4, 4, 4));
     chart->legend()->setAlignment(Qt::AlignBottom);
     delay_->setName(tr("frame delay"));
@@ -41,7 +43,6 @@ DelayChart::DelayChart(QWidget* parent)
         s->attachAxis(x_);
         s->attachAxis(y_);
     }
-    setChart(chart);
     setRenderHint(QPainter::Antialiasing);
     setMinimumHeight(180);
     clear();
