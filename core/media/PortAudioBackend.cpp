@@ -6,6 +6,7 @@
 #include "media/MediaLog.h"
 
 #include <algorithm>
+#include <mutex>
 #include <portaudio.h>
 #include <span>
 
@@ -35,6 +36,16 @@ int outputCallback(const void*, void* output, unsigned long frames, const PaStre
     return paContinue;
 }
 
+// PortAudio is not thread-safe: its initialization count and device tables are plain globals,
+// and two threads initializing at once abort inside it. The GUI thread (device lists, ringtone,
+// sound test) and the engine thread (a call's streams) both use it, so every call into it other
+// than the stream callbacks and stream-time queries holds this lock. Recursive: closing a stream
+// takes it too, also from inside start().
+std::unique_lock<std::recursive_mutex> lockPortAudio() {
+    static std::recursive_mutex mutex;
+    return std::unique_lock(mutex);
+}
+
 QString paError(PaError error) {
     return QString::fromUtf8(Pa_GetErrorText(error));
 }
@@ -42,9 +53,13 @@ QString paError(PaError error) {
 } // namespace
 
 PortAudioSession::PortAudioSession()
-    : m_status(Pa_Initialize()) {}
+    : m_status([] {
+        const auto lock = lockPortAudio();
+        return Pa_Initialize();
+    }()) {}
 
 PortAudioSession::~PortAudioSession() {
+    const auto lock = lockPortAudio();
     if (m_status == paNoError)
         Pa_Terminate();
 }
@@ -54,6 +69,7 @@ QString PortAudioSession::errorString() const {
 }
 
 void PortAudioBackend::StreamCloser::operator()(PaStream* stream) const {
+    const auto lock = lockPortAudio();
     if (Pa_IsStreamActive(stream) == 1)
         Pa_StopStream(stream);
     Pa_CloseStream(stream);
@@ -76,6 +92,7 @@ PortAudioBackend::~PortAudioBackend() {
 }
 
 QList<AudioDeviceInfo> PortAudioBackend::devices() const {
+    const auto lock = lockPortAudio();
     QList<AudioDeviceInfo> list;
     const int count = Pa_GetDeviceCount();
     for (int i = 0; i < count; ++i) {
@@ -158,6 +175,7 @@ PortAudioBackend::Stream PortAudioBackend::open(int device, Direction direction,
 
 bool PortAudioBackend::start(AudioRings& rings, QString* error) {
     stop();
+    const auto lock = lockPortAudio();
     const int inputDevice = resolve(m_inputChoice, Direction::Input, error);
     if (inputDevice == paNoDevice)
         return false;
