@@ -87,11 +87,11 @@ QString CallJudgement::diagnose(const call::CallStatistics& s, std::uint64_t fra
         return tr("Other side: nothing has arrived for two seconds although %n link(s) are open; "
                   "their app or their connection may have stopped.",
                   nullptr, up);
-    const double expected = double(s.framesReceived + s.lost);
-    const double badPercent = expected > 0 ? 100.0 * double(s.late + s.lost) / expected : 0;
-    if (s.networkDelayP99Ms > RatingThresholds::kDelayBudgetMs || badPercent > 3)
+    // Both over the last seconds (the delays over 30 s, the loss over 20 s): an hour into a call,
+    // the call's totals no longer move for a bad minute.
+    if (s.networkDelayP99Ms > RatingThresholds::kDelayBudgetMs || s.recentLossPct > 3)
         return tr("Network: frames arrive late or get lost (%1 % late or lost, p99 %2 ms).")
-            .arg(badPercent, 0, 'f', 1)
+            .arg(s.recentLossPct, 0, 'f', 1)
             .arg(s.networkDelayP99Ms, 0, 'f', 0);
     if (up * 2 < s.links.size())
         return tr("Network: only %1 of %2 links are open; the call holds on the rest.")

@@ -98,6 +98,7 @@ QJsonObject statisticsJson(const call::CallStatistics& s) {
         {"longest_gap_ms", double(s.longestGap.count())},
         {"jitter_level_ms", double(s.jitterLevel.count())},
         {"jitter_target_ms", double(s.jitterTarget.count())},
+        {"recent_loss_pct", s.recentLossPct},
         {"mos", s.mos},
         {"cells_per_s", s.cellsPerSecond},
         {"records_rejected", double(s.recordsRejected)},

@@ -174,12 +174,8 @@ CallSession::Received CallSession::receiveSealed(std::uint8_t slot, const QByteA
 }
 
 void CallSession::sendPacket(std::uint32_t sequence, const QByteArray& packet) {
-    // Lateness against the audio clock's schedule, relative to the call's earliest packet: the
-    // engine thread being held up shows here.
-    const std::int64_t offset =
-        multipath::toWholeMillis(now()) - std::int64_t(sequence) * std::int64_t(agreed.packetMs);
-    earliestSend = std::min(earliestSend.value_or(offset), offset);
-    intervalSendLateness = std::max(intervalSendLateness, offset - *earliestSend);
+    sendLateness.sent(std::chrono::milliseconds(multipath::toWholeMillis(now())), sequence,
+                      std::chrono::milliseconds(agreed.packetMs));
     const multipath::Frame frame{sequence, {packet.begin(), packet.end()}};
     for (const auto& out : endpoint->sendPacket(now(), std::span(&frame, 1))) {
         sendSealed(out.link, out.bytes);
@@ -190,7 +186,7 @@ void CallSession::sendPacket(std::uint32_t sequence, const QByteArray& packet) {
 
 void CallSession::startSnapshotInterval() {
     snapshotIntervalStartMs = multipath::toWholeMillis(now());
-    intervalSendLateness = 0;
+    sendLateness.startInterval();
 }
 
 } // namespace onionvoice::call

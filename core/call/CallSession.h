@@ -7,6 +7,7 @@
 #include "CallTypes.h"
 #include "Handshake.h"
 #include "RecordSealer.h"
+#include "SendLateness.h"
 #include "SilentLinkWatch.h"
 #include "media/AudioEngine.h"
 #include "multipath/MultipathEndpoint.h"
@@ -92,8 +93,7 @@ public:
     std::uint64_t rejected = 0, framesReceived = 0;
     std::deque<std::pair<std::int64_t, std::int64_t>> frameDelays; // (arrival ms, raw ms)
     std::int64_t snapshotIntervalStartMs = 0; // frames arriving after it belong to the next one
-    std::optional<std::int64_t> earliestSend; // smallest (send time - schedule), ms
-    std::int64_t intervalSendLateness = 0;    // largest above it in the current interval
+    SendLateness sendLateness;
     std::array<TokenBucket, multipath::kMaxLinks> recordBudget{};
     std::unique_ptr<QTimer> timeout;
 };

@@ -75,7 +75,7 @@ CallStatistics snapshotStatistics(const CallSession& call) {
     for (const auto& [arrival, delay] : call.frameDelays)
         if (arrival > call.snapshotIntervalStartMs)
             s.intervalDelayMaxMs = std::max(s.intervalDelayMaxMs, double(delay - base) + halfRtt);
-    s.sendLatenessMaxMs = double(call.intervalSendLateness);
+    s.sendLatenessMaxMs = double(call.sendLateness.intervalMax().count());
     const media::JitterBufferStats jb = call.audio->receiveStats();
     s.late = jb.late;
     s.lost = jb.lost;
@@ -85,10 +85,9 @@ CallStatistics snapshotStatistics(const CallSession& call) {
     s.jitterTarget = std::chrono::duration_cast<std::chrono::milliseconds>(jb.targetDelay);
     const auto network = std::chrono::milliseconds(std::int64_t(s.networkDelayP50Ms));
     const media::MouthToEarBudget budget = call.audio->mouthToEar(network);
-    const double expected = double(jb.packetsReceived + jb.lost);
-    const media::EModelResult quality =
-        media::computeEModel({std::chrono::duration_cast<std::chrono::milliseconds>(budget.total()),
-                              expected > 0 ? 100.0 * double(jb.late + jb.lost) / expected : 0.0});
+    s.recentLossPct = call.audio->receiveLossPercent();
+    const media::EModelResult quality = media::computeEModel(
+        {std::chrono::duration_cast<std::chrono::milliseconds>(budget.total()), s.recentLossPct});
     s.mos = quality.mos;
     s.rFactor = quality.rFactor;
     const double seconds = std::max(1e-3, double(s.duration.count()) / 1000.0);

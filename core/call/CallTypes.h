@@ -53,7 +53,10 @@ struct CallStatistics {
     std::chrono::milliseconds concealed{0};
     std::chrono::milliseconds longestGap{0}; // longest run of played audio without speech
     std::chrono::milliseconds jitterLevel{0}, jitterTarget{0};
-    double mos = 0;
+    // Frames not there when due (late or lost) over the last 20 s of playout: what the call
+    // sounds like now, which the call's totals above stop showing an hour into a call.
+    double recentLossPct = 0;
+    double mos = 0;     // from the recent loss and the mouth-to-ear delay
     double rFactor = 0; // ITU-T G.107 R behind the MOS
     // Estimated one-way network delay of frames: the relative delay plus half the control link's
     // round trip (the fastest frame's delay is not observable without synchronised clocks).

@@ -23,6 +23,7 @@ constexpr double kSizeSmoothing = 1.0 / 64.0;
 
 JitterBuffer::JitterBuffer(const JitterBufferSettings& settings)
     : m_settings(settings)
+    , m_base(settings.baseWindow)
     , m_target(settings.minTarget) {
     m_scratch.reserve(settings.delayHistoryPackets);
 }
@@ -92,12 +93,8 @@ void JitterBuffer::push(std::uint32_t sequence, Time arrival,
 
 void JitterBuffer::recordDelay(std::int64_t packet, Time arrival) {
     const Time delay = arrival - Time(m_settings.packetPeriod) * packet;
-    while (!m_minWindow.empty() && m_minWindow.back().delay >= delay)
-        m_minWindow.pop_back();
-    m_minWindow.push_back({arrival, delay});
-    while (m_minWindow.front().arrival < arrival - m_settings.baseWindow)
-        m_minWindow.pop_front();
-    m_relativeDelays.push_back(delay - m_minWindow.front().delay);
+    m_base.add(arrival, delay);
+    m_relativeDelays.push_back(delay - *m_base.minimum());
     if (m_relativeDelays.size() > m_settings.delayHistoryPackets)
         m_relativeDelays.pop_front();
 }
@@ -147,7 +144,7 @@ void JitterBuffer::updateTarget() {
 }
 
 JitterBuffer::Time JitterBuffer::playoutTime(std::int64_t packet) const {
-    const Time base = m_minWindow.empty() ? Time{0} : m_minWindow.front().delay;
+    const Time base = m_base.minimum().value_or(Time{0});
     return Time(m_settings.packetPeriod) * packet + base + m_target;
 }
 

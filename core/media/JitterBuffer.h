@@ -19,6 +19,8 @@
 // is driven entirely by the injected times given to push() and pull(); it never reads a clock.
 #pragma once
 
+#include "media/SlidingMinimum.h"
+
 #include <QByteArray>
 #include <chrono>
 #include <cstdint>
@@ -119,12 +121,8 @@ private:
     std::optional<std::uint32_t> m_lastSequence; // none until the first packet
     std::int64_t m_lastUnwrapped = 0;
 
-    struct DelaySample {
-        Time arrival;
-        Time delay;
-    };
-    std::deque<DelaySample> m_minWindow; // monotonic queue for the sliding minimum
-    std::deque<Time> m_relativeDelays;   // history for the quantile
+    SlidingMinimum<Time, Time> m_base; // the smallest arrival offset over baseWindow
+    std::deque<Time> m_relativeDelays; // history for the quantile
     std::vector<Time> m_scratch;
     Time m_target;
 

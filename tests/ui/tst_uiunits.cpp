@@ -159,6 +159,25 @@ private slots:
         QVERIFY(CallJudgement::diagnose(s, 400).startsWith("Network"));
     }
 
+    // Fault: an hour into a call, a minute with a third of the frames late. Judged on the call's
+    // totals (900 of 93 000 frames, under 1 %) it said "no trouble"; and a bad first minute kept
+    // saying "late or lost" long after the call had recovered.
+    void diagnosisFollowsTheLastSeconds() {
+        call::CallStatistics s;
+        s.duration = std::chrono::minutes(62);
+        call::LinkStatistics link;
+        link.state = "up";
+        s.links = {link, link, link};
+        s.framesReceived = 93000;
+        s.late = 900;
+        s.recentLossPct = 30;
+        QVERIFY(CallJudgement::diagnose(s, 92950).startsWith("Network: frames arrive late"));
+        QVERIFY(CallJudgement::diagnose(s, 92950).contains("30.0 %"));
+        s.late = 20000; // the first minutes were bad
+        s.recentLossPct = 0;
+        QVERIFY(CallJudgement::diagnose(s, 92950).contains("no trouble"));
+    }
+
     void settingsPersistAndKnowWhatRestartsTor() {
         QTemporaryDir dir;
         QSettings store(dir.filePath("settings.ini"), QSettings::IniFormat);
