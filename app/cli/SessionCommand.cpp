@@ -67,19 +67,23 @@ bool rememberServiceKey(const contacts::ContactUri& peer, const QString& dataDir
         *error = loaded.message;
         return false;
     }
-    auto contact = book.find(peer.address);
+    const auto contact = book.find(peer.address);
     if (contact && contact->outboundAuthPrivateKey == peer.clientAuthKey)
         return true;
-    if (contact)
-        book.remove(peer.address);
-    contacts::Contact c = contact.value_or(contacts::Contact{});
-    if (!contact) {
+    // An existing contact changes in place: its name, stored by any version, is not checked again.
+    if (contact) {
+        if (!book.setOutboundAccessKey(peer.address, peer.clientAuthKey, error))
+            return false;
+    } else {
+        contacts::Contact c;
         c.address = peer.address;
         c.displayName = peer.displayName;
         c.added = QDateTime::currentDateTimeUtc();
+        c.outboundAuthPrivateKey = peer.clientAuthKey;
+        if (!book.add(c, error))
+            return false;
     }
-    c.outboundAuthPrivateKey = peer.clientAuthKey;
-    if (!book.add(c, error) || !book.save(error))
+    if (!book.save(error))
         return false;
     std::fputs(qPrintable(QStringLiteral("onionvoice-cli: the link's key for %1 is kept in the "
                                          "contacts\n")

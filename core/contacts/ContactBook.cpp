@@ -21,6 +21,13 @@ constexpr int kFormatVersion = 1;
 constexpr auto kKeyEncoding = QByteArray::Base64Encoding;
 constexpr qsizetype kKeySize = 32; // x25519, both halves
 
+bool checkKeySize(const QByteArray& key, QString* error) {
+    if (key.size() == kKeySize)
+        return true;
+    *error = QStringLiteral("An access key has %1 bytes, not %2.").arg(key.size()).arg(kKeySize);
+    return false;
+}
+
 QJsonObject toJson(const Contact& c) {
     QJsonObject o{{"address", c.address},
                   {"name", c.displayName},
@@ -228,16 +235,20 @@ bool ContactBook::rename(const QString& address, const QString& name, QString* e
 bool ContactBook::grantAccess(const QString& address, const QByteArray& inboundAuthPublicKey,
                               QString* error) {
     Contact* c = lookup(address);
-    if (!c)
+    if (!c || !checkKeySize(inboundAuthPublicKey, error))
         return false;
-    if (inboundAuthPublicKey.size() != kKeySize) {
-        *error = QStringLiteral("An access key has %1 bytes, not %2.")
-                     .arg(inboundAuthPublicKey.size())
-                     .arg(kKeySize);
-        return false;
-    }
     c->inboundAuthPublicKey = inboundAuthPublicKey;
     c->allowlisted = true;
+    notify();
+    return true;
+}
+
+bool ContactBook::setOutboundAccessKey(const QString& address,
+                                       const QByteArray& outboundAuthPrivateKey, QString* error) {
+    Contact* c = lookup(address);
+    if (!c || !checkKeySize(outboundAuthPrivateKey, error))
+        return false;
+    c->outboundAuthPrivateKey = outboundAuthPrivateKey;
     notify();
     return true;
 }

@@ -62,6 +62,11 @@ public:
     // the address.
     bool grantAccess(const QString& address, const QByteArray& inboundAuthPublicKey,
                      QString* error);
+    // Keeps the key of a contact's access link (for calling their contacts-only service) in
+    // place. Refuses a key that is not 32 bytes (reason in *error); false with *error untouched
+    // when no contact has the address.
+    bool setOutboundAccessKey(const QString& address, const QByteArray& outboundAuthPrivateKey,
+                              QString* error);
     bool remove(const QString& address);
     bool setBlocked(const QString& address, bool blocked);
     bool setAllowlisted(const QString& address, bool allowlisted);

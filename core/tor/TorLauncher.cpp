@@ -87,12 +87,15 @@ QString TorLauncher::cookieFile() const {
     return torDirectory() + QStringLiteral("/control_auth_cookie");
 }
 
-std::optional<QString> TorLauncher::findTor(const QString& setting, QStringList* searched) {
+std::optional<QString> TorLauncher::findTor(const QString& setting, QStringList* searched,
+                                            const QString& bundleDirectory) {
     QStringList candidates;
-    if (QCoreApplication::instance())
-        candidates << QCoreApplication::applicationDirPath() + QStringLiteral("/tor");
     if (!setting.isEmpty())
         candidates << setting;
+    if (!bundleDirectory.isEmpty())
+        candidates << bundleDirectory + QStringLiteral("/tor");
+    else if (QCoreApplication::instance())
+        candidates << QCoreApplication::applicationDirPath() + QStringLiteral("/tor");
     const QString fromEnvironment = qEnvironmentVariable("ONIONVOICE_TOR");
     if (!fromEnvironment.isEmpty())
         candidates << fromEnvironment;

@@ -47,9 +47,12 @@ public:
     explicit TorLauncher(TorLaunchConfig config, QObject* parent = nullptr);
     ~TorLauncher() override;
 
-    // Looks next to the executable, then the setting, then $ONIONVOICE_TOR, then PATH (and the
-    // sbin directories Debian puts tor in). *searched lists the places tried, for the error.
-    static std::optional<QString> findTor(const QString& setting, QStringList* searched);
+    // Looks at the setting (the user's choice: Settings, `--tor`), then next to the executable
+    // (the bundled tor; `bundleDirectory`, the application's directory when empty), then
+    // $ONIONVOICE_TOR, then PATH (and the sbin directories Debian puts tor in). *searched lists
+    // the places tried, for the error.
+    static std::optional<QString> findTor(const QString& setting, QStringList* searched,
+                                          const QString& bundleDirectory = {});
     static std::optional<TorVersion> parseVersion(const QString& versionOutput);
     static QString generateTorrc(const TorLaunchConfig& config, qint64 owningPid);
     // Why the torrc could not be written safely (a value with CR, LF, NUL or '#', or one ending

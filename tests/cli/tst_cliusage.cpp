@@ -1,5 +1,8 @@
 // onionvoice-cli refusing what it cannot honour, before any tor starts: option values a timer
 // cannot hold, and names and addresses the rest of the app refuses. No network needed.
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
@@ -108,6 +111,40 @@ private slots:
             QVERIFY2(r.errors.contains("own"), qPrintable(r.errors));
         }
         QCOMPARE(cli({"contacts", "list", "--data-dir", data_.path()}).output, QString());
+    }
+
+    // Fault: `call <link with a key>` for a contact already in the book removed it and added it
+    // again with the key, and the add checks the name: a contact whose name an older version
+    // stored (65 characters) could not be called through their link, "FileError".
+    void aLinksKeyIsKeptForAContactAnyVersionStored() {
+        const QString peer = otherAddress();
+        const QString dir = data_.filePath("keyed");
+        QCOMPARE(cli({"contacts", "add", peer, "--name", "Bob", "--data-dir", dir}).exitCode, 0);
+        QFile book(QDir(dir).filePath("contacts.json"));
+        QVERIFY(book.open(QIODevice::ReadOnly));
+        QJsonObject root = QJsonDocument::fromJson(book.readAll()).object();
+        book.close();
+        QJsonArray list = root["contacts"].toArray();
+        QJsonObject bob = list.at(0).toObject();
+        const QString oldName(65, 'b');
+        bob["name"] = oldName;
+        list.replace(0, bob);
+        root["contacts"] = list;
+        QVERIFY(book.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        book.write(QJsonDocument(root).toJson());
+        book.close();
+
+        const QByteArray key(32, '\x2a');
+        const QString link = "onionvoice:" + peer + "?auth=" +
+                             QString::fromLatin1(key.toBase64(QByteArray::Base64UrlEncoding |
+                                                              QByteArray::OmitTrailingEquals));
+        const Run r = cli({"call", link, "--tor", "/bin/false", "--data-dir", dir});
+        QCOMPARE(r.exitCode, 5); // as far as starting tor, which is /bin/false
+        QVERIFY(book.open(QIODevice::ReadOnly));
+        const QJsonObject kept =
+            QJsonDocument::fromJson(book.readAll()).object()["contacts"].toArray().at(0).toObject();
+        QCOMPARE(kept["name"].toString(), oldName);
+        QCOMPARE(kept["outbound_auth_private_key"].toString(), QString::fromLatin1(key.toBase64()));
     }
 };
 

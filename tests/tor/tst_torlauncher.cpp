@@ -267,6 +267,21 @@ private slots:
         QVERIFY(!fromPath || QFileInfo(*fromPath).isExecutable());
     }
 
+    // Fault: the tor beside the executable came first, so the tor the user chose (Settings,
+    // `--tor`) was never run where a bundled one exists: `--tor /bin/false` in the CLI tests
+    // started the bundled tor, which went out to the public Tor network.
+    void theChosenTorWinsOverTheBundledOne() {
+        QTemporaryDir bundle;
+        QTemporaryDir chosenDir;
+        const QString bundled = writeScript(bundle, QStringLiteral("tor"), "exit 0\n");
+        const QString chosen = writeScript(chosenDir, QStringLiteral("my-tor"), "exit 0\n");
+        QStringList searched;
+        QCOMPARE(TorLauncher::findTor(chosen, &searched, bundle.path()),
+                 std::optional<QString>(chosen));
+        QCOMPARE(TorLauncher::findTor(QString(), &searched, bundle.path()),
+                 std::optional<QString>(bundled));
+    }
+
     void refusesOldTor() {
         QTemporaryDir dir;
         TorLaunchConfig config;

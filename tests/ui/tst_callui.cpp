@@ -1,6 +1,6 @@
 // The call and contact windows against the order in which the engine really reports, offscreen
-// and without a network (the engine's tor is a file that does not exist; the host's signals are
-// emitted as its engine would): a contact list replaced while the rename dialog is open, a tor
+// and without a network (the engine's tor is /bin/false, which fails to start; the host's signals
+// are emitted as its engine would): a contact list replaced while the rename dialog is open, a tor
 // restart during a call or while one rings, an incoming call's Ringing before its prompt, and a
 // second call in a call window that still holds the first.
 #include "../contacts/ContactTestData.h"
@@ -87,7 +87,7 @@ private:
     call::EngineConfig config() const {
         call::EngineConfig config;
         config.dataDirectory = data_.path();
-        config.torExecutable = data_.filePath(QStringLiteral("no-tor-here"));
+        config.torExecutable = QStringLiteral("/bin/false");
         return config;
     }
 

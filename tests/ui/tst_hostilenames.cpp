@@ -1,5 +1,5 @@
-// Attacks through names, offscreen and without a network (the engine's tor is a file that does
-// not exist): a contact name holding markup, as an onionvoice: link may carry it, shows as the
+// Attacks through names, offscreen and without a network (the engine's tor is /bin/false, which
+// fails to start): a contact name holding markup, as an onionvoice: link may carry it, shows as the
 // text it is in the incoming-call prompt, the call window and the desktop notification (on a
 // private D-Bus session bus); and a rename to a name the contact book refuses leaves the contact
 // whole in the engine's book (its block and access keys), not removed.
@@ -57,7 +57,7 @@ private slots:
         QSignalSpy contactsChanged(host_.get(), &ui::EngineHost::contactsChanged);
         call::EngineConfig config;
         config.dataDirectory = data_.path();
-        config.torExecutable = data_.filePath(QStringLiteral("no-tor-here"));
+        config.torExecutable = QStringLiteral("/bin/false");
         host_->start(config);
         QTRY_COMPARE(host_->phase(), ui::EngineHost::Phase::Running);
         QTRY_COMPARE(contactsChanged.size(), 1);
