@@ -47,6 +47,7 @@ GuiApp::GuiApp(GuiOptions options, QObject* parent)
     , store_(QDir(options_.dataDirectory).filePath(QStringLiteral("settings.ini")),
              QSettings::IniFormat)
     , settings_(ui::AppSettings::load(store_)) {
+    devices_->set(settings_.chosen().inputDevice, settings_.chosen().outputDevice);
     if (!options_.testnetDirectory.isEmpty())
         qputenv("ONIONVOICE_TESTNET", QFile::encodeName(options_.testnetDirectory));
     window_ = std::make_unique<ui::MainWindow>(&host_);
@@ -135,18 +136,14 @@ call::EngineConfig GuiApp::engineConfig() const {
             config.extraTorrcLines.append(QStringLiteral("Bridge ") + line);
     }
     config.extraTorrcLines.append(app::testNetworkTorrcLinesFromEnvironment());
-    const GuiOptions options = options_;
-    const ui::AppSettings settings = chosen;
-    config.audio = [options, settings](QString* error) -> std::unique_ptr<media::AudioBackend> {
+    // The devices as chosen when a call starts, not when the engine started: they change without
+    // a restart.
+    config.audio = [options = options_,
+                    devices = devices_](QString* error) -> std::unique_ptr<media::AudioBackend> {
         if (!options.playFile.isEmpty())
             return media::WavFileBackend::create(options.playFile, options.recordFile,
                                                  media::Pacing::RealTime, error);
-        auto backend = media::PortAudioBackend::create(error);
-        if (backend) {
-            backend->setInputDevice({{}, settings.inputDevice});
-            backend->setOutputDevice({{}, settings.outputDevice});
-        }
-        return backend;
+        return devices->open(error);
     };
     return config;
 }
@@ -207,6 +204,7 @@ QString GuiApp::deviceDescription(const QString& inputDevice, const QString& out
 void GuiApp::applySettings(const ui::AppSettings& settings) {
     settings_.choose(settings);
     settings.save(store_);
+    devices_->set(settings.inputDevice, settings.outputDevice);
     ringtone_.setDevices(settings.inputDevice, settings.outputDevice);
     host_.setUnknownCallers(settings.unknownCallers);
     window_->setPresetDescription(presetDescription());

@@ -3,6 +3,7 @@
 // Settings, Retry and bridges (a change that needs tor restarted restarts it).
 #pragma once
 
+#include "ChosenDevices.h"
 #include "Ringtone.h"
 #include "ui/AppSettings.h"
 #include "ui/EngineHost.h"
@@ -54,6 +55,9 @@ private:
     GuiOptions options_;
     QSettings store_;
     ui::SettingsInEffect settings_;
+    // Read by the engine's audio factory at every call; shared so that it outlives an engine
+    // that is still stopping.
+    std::shared_ptr<ChosenDevices> devices_ = std::make_shared<ChosenDevices>();
     ui::EngineHost host_;
     std::unique_ptr<ui::MainWindow> window_;
     Ringtone ringtone_;
