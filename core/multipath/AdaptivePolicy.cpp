@@ -150,10 +150,23 @@ LinkSelection AdaptivePolicy::select(const SchedulingContext& c) {
         }
     }
 
+    recent_ = {chosen->link, recent_[0]};
     credit_ = std::min(credit_ + tuning_.duplicateBudget, 4.0);
+    s.add(chosen->link);
+    if (credit_ < 1.0)
+        return s;
+    // Exploration comes first, in trouble too. A link left in a stall is believed slow until it
+    // carries a record again, and a call in trouble is exactly when a recovered idle link is worth
+    // most: spending the budget on the other busy link instead kept a call (hostile seed 1, call
+    // 14) on 300-ms links for fifteen seconds while a 167-ms link sat idle, believed at 800 ms.
+    if (const Candidate* idle = explorationTarget(c.now, candidates, chosen->link)) {
+        s.add(idle->link);
+        credit_ -= 1.0;
+        lastExplored_ = c.now;
+        return s;
+    }
     // Trouble: the chosen link, the best choice there is, has a bad tail. A second copy on the
-    // link that spikes least with it hedges against the spike building up again; elsewhere a
-    // copy buys little, so the budget is kept for these moments.
+    // link that spikes least with it hedges against the spike building up again.
     // Or a spike has just begun on a link that carried one of the last packets: the frames it
     // holds (and, if the spike is a guard's, those on the links behind the same guard) now rely
     // on their piggybacked copies, so this record goes out twice.
@@ -164,14 +177,7 @@ LinkSelection AdaptivePolicy::select(const SchedulingContext& c) {
     };
     const bool onset = std::any_of(candidates.begin(), candidates.end(), justHit);
     const bool trouble = chosen->tail > tuning_.troubleMargin || onset;
-    s.add(chosen->link);
-    if (!trouble && credit_ >= 1.0) {
-        if (const Candidate* idle = explorationTarget(c.now, candidates, chosen->link)) {
-            s.add(idle->link);
-            credit_ -= 1.0;
-            lastExplored_ = c.now;
-        }
-    } else if (trouble && credit_ >= 1.0 && candidates.size() > 1) {
+    if (trouble && candidates.size() > 1) {
         const Candidate* second = nullptr;
         double best = 0;
         for (const Candidate& cand : candidates) {
@@ -188,7 +194,6 @@ LinkSelection AdaptivePolicy::select(const SchedulingContext& c) {
         s.add(second->link);
         credit_ -= 1.0;
     }
-    recent_ = {chosen->link, recent_[0]};
     return s;
 }
 

@@ -12,11 +12,12 @@
 //    while the links are unsettled; equally good links take turns;
 //  - diversity: among those, the link least prone to spike together with the links of the
 //    previous packets (learnt from simultaneous delay excursions: links behind one guard do);
-//  - a second copy only while the chosen link's tail is bad, within a small cell budget;
-//  - exploration: while the call is calm, now and then the copy budget sends a packet's second
-//    copy to the live link that has been idle longest, so every link carries traffic and its
+//  - exploration: now and then, in trouble too, the copy budget sends a packet's second copy to
+//    the live link that has been idle longest, so every link carries traffic and its
 //    measurements (and the peer's reports of it) stay fresh: that, not optimism about idle
-//    links, is how a link that got better is found.
+//    links, is how a link that got better is found;
+//  - what the budget does not spend exploring buys a second copy while the chosen link's tail is
+//    bad or a spike has just begun on a link in use.
 #pragma once
 
 #include "LinkTails.h"
@@ -51,8 +52,8 @@ struct AdaptiveTuning {
     // peer acknowledges only with its next record, one packet period later at most.
     Millis ackSlack{60};
     // A live link idle this long gets a second copy of the next packet, from the copy budget (at
-    // most one per exploreEvery), unless the call is in trouble: then the budget buys copies
-    // where they hedge a spike.
+    // most one per exploreEvery), before any copy that hedges a spike: a call in trouble is when
+    // an idle link that recovered is worth most.
     Millis exploreAfter{3000};
     Millis exploreEvery{1000};
     TailSettings tails{};

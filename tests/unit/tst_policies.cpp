@@ -504,6 +504,52 @@ private slots:
         QVERIFY(copies <= int(tuning.duplicateBudget * packets) + 1);
     }
 
+    void adaptiveExploresWhileInTroubleAndFindsARecoveredLink() {
+        // A stall hit every link; afterwards the two links the call rode it out on settle at
+        // 150 ms (the call stays in trouble), while the ten others were last reported at 800 ms
+        // and nothing is sent there. Link 6 has long recovered to 20 ms: the peer reports it
+        // once it carries a record again. Copies spent on the other busy link would never find
+        // out; exploration in trouble does, and the call moves to link 6 (hostile seed 1, call
+        // 14: fifteen seconds on 300-ms links while a 167-ms link sat idle, believed at 800 ms).
+        World w(12);
+        const AdaptiveTuning tuning;
+        AdaptivePolicy p(tuning);
+        Time now = 1000ms;
+        std::uint32_t tx = 0;
+        std::optional<Time> link6Carried;
+        Time link6FirstBest{};
+        LinkId previous = kNoLink;
+        for (int i = 0; i < 1500 && link6FirstBest == Time{}; ++i, now += 40ms) {
+            Record r = peerRecord(tx++, std::uint32_t(toWholeMillis(now)), kNoEcho);
+            for (LinkId l = 0; l < 12; ++l) {
+                const bool stallReported = l >= 2 && now < 2000ms;
+                const bool recovered = l == 6 && link6Carried && now > *link6Carried + 400ms;
+                if (l < 2 || stallReported || recovered)
+                    r.scores.push_back({l, 0,
+                                        std::uint8_t((l < 2       ? 150
+                                                      : recovered ? 20
+                                                                  : 800) /
+                                                     kDelayUnitMs),
+                                        0});
+            }
+            w.monitor.onRecord(now, 0, r);
+            const auto s = w.pick(p, now, previous);
+            QVERIFY(!s.empty());
+            for (LinkId l : s) {
+                w.groups.markUsed(now, l);
+                if (l == 6 && !link6Carried)
+                    link6Carried = now;
+            }
+            if (s[0] == 6)
+                link6FirstBest = now;
+            previous = s[0];
+        }
+        QVERIFY2(link6Carried.has_value(), "the idle links were never explored in trouble");
+        QVERIFY2(link6FirstBest != Time{}, "the recovered link was explored but never used");
+        // Ten idle links, one explored per exploreEvery: link 6 is reached within about ten.
+        QVERIFY(*link6Carried <= 2000ms + tuning.exploreAfter + 11 * tuning.exploreEvery);
+    }
+
     void adaptiveCopiesOnlyInTroubleAndWithinBudget_data() {
         QTest::addColumn<int>("fastest"); // relative delay of the two best links (ms)
         QTest::addColumn<bool>("trouble");
