@@ -152,13 +152,15 @@ QList<QByteArray> CallEngine::allowedClientKeys() const {
     return keys;
 }
 
-// A slot connected directly may end the call while the state is announced (hang up on Ringing,
-// even dial again): the transition then stops, since call_ is no longer the call it was working on.
+// A slot connected directly may end or move the call on while the state is announced (hang up
+// or answer on Ringing, even dial again): the transition then stops, since call_ is no longer the
+// call, or no longer in the state, it was working on (an answer given on Ringing left the ring
+// timeout armed, which ended the answered call).
 bool CallEngine::setCallState(CallState state) {
     const CallSession* call = call_.get();
     call_->state = state;
     emit callStateChanged(state, call_->peer, EndReason::None);
-    return call_.get() == call;
+    return call_.get() == call && call_->state == state;
 }
 
 void CallEngine::armTimeout(std::chrono::milliseconds after, EndReason reason) {
@@ -530,7 +532,7 @@ void CallEngine::tick() {
         // The peer's view of our loss does not travel back (yet); the paths are symmetric enough
         // for our own receive loss to set the strength of the FEC we send.
         call_->audio->setPeerLossPercent(call_->audio->receiveLossPercent());
-        publishStatistics();
+        publishStatistics(*call_);
     }
 }
 
@@ -540,37 +542,41 @@ void CallEngine::sendPacket(std::uint32_t sequence, const QByteArray& packet) {
     call_->sendPacket(sequence, packet);
 }
 
-void CallEngine::publishStatistics() {
-    emit statisticsChanged(snapshotStatistics(*call_));
-    call_->startSnapshotInterval();
+// A slot connected directly may end the call while its statistics are announced; `call` then
+// lives on among the ended calls until closeEndedCalls.
+void CallEngine::publishStatistics(CallSession& call) {
+    emit statisticsChanged(snapshotStatistics(call));
+    call.startSnapshotInterval();
 }
 
 void CallEngine::end(EndReason reason) {
     if (!call_)
         return;
+    // The engine is free for the next call at once, before anything is announced: a slot
+    // connected directly that hangs up on the final statistics finds no call to end again.
+    std::unique_ptr<CallSession> call = std::move(call_);
     tick_.stop();
-    if (call_->timeout)
-        call_->timeout->stop();
-    if (call_->sealer) {
+    if (call->timeout)
+        call->timeout->stop();
+    if (call->sealer) {
         // One HangUp, on the control link if it is up, else on the first link that is.
-        const auto& states = call_->slotStates;
-        std::uint8_t slot = call_->controlSlot;
+        const auto& states = call->slotStates;
+        std::uint8_t slot = call->controlSlot;
         if (states[slot] != CallSession::SlotState::Up)
             slot =
                 std::uint8_t(std::find(states.begin(), states.end(), CallSession::SlotState::Up) -
                              states.begin());
         if (slot < multipath::kMaxLinks)
-            call_->sendSealed(slot, encodeControl(ControlCode::HangUp));
+            call->sendSealed(slot, encodeControl(ControlCode::HangUp));
     }
-    if (call_->audio) {
-        publishStatistics();
-        call_->audio->stop();
-        call_->audio.reset();
+    if (call->audio) {
+        publishStatistics(*call);
+        call->audio->stop();
+        call->audio.reset();
     }
-    // The engine is free for the next call at once; the old call's links only linger a moment,
-    // detached from the engine, so that the last records reach the peer.
-    std::unique_ptr<CallSession> call = std::move(call_);
     call->state = CallState::Ended;
+    // The old call's links only linger a moment, detached from the engine, so that the last
+    // records reach the peer.
     call->detach(this);
     qCDebug(lcCall) << "call ended:" << describe(reason);
     const QString peer = call->peer;

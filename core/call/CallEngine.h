@@ -121,7 +121,7 @@ private:
     bool activate();
     void tick();
     void sendPacket(std::uint32_t sequence, const QByteArray& packet);
-    void publishStatistics();
+    void publishStatistics(CallSession& call);
     void armTimeout(std::chrono::milliseconds after, EndReason reason);
     QList<QByteArray> allowedClientKeys() const;
     void onContactsChanged();

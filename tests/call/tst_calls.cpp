@@ -377,6 +377,42 @@ private slots:
         QVERIFY(bob.incoming->isEmpty()); // rejected before it was announced as a call
         disconnect(reject);
         waitIdle({"alice", "bob"});
+
+        // Answered as soon as it rings: the ring timeout armed after the announcement ended the
+        // answered call with NoAnswer once it ran out.
+        auto answer = endAt(bob.engine.get(), CallState::Ringing, &CallEngine::answer);
+        alice.engine->dial(bob.engine->address());
+        QTRY_VERIFY_WITH_TIMEOUT(bob.reached(CallState::Active), kCallTimeout);
+        disconnect(answer);
+        QTRY_VERIFY_WITH_TIMEOUT(alice.reached(CallState::Active), kCallTimeout);
+        QTest::qWait(10000); // past bob's ring timeout of 8 s
+        QCOMPARE(bob.engine->callState(), CallState::Active);
+        QCOMPARE(bob.endReason(), EndReason::None);
+        alice.engine->hangUp();
+        QTRY_COMPARE_WITH_TIMEOUT(bob.endReason(), EndReason::HungUpByPeer, kCallTimeout);
+        waitIdle({"alice", "bob"});
+    }
+
+    // Fault: an application slot connected directly hangs up when the call's statistics are
+    // announced. The engine announced the final statistics from inside end() with the call still
+    // in place, so the hang-up ended it again, and again (the stack overflowed); from the
+    // periodic announcement it went on with the call it no longer had.
+    void endingTheCallFromTheStatisticsSignal() {
+        Party& alice = party("alice");
+        Party& bob = party("bob");
+        alice.engine->dial(bob.engine->address());
+        QTRY_COMPARE_WITH_TIMEOUT(bob.incoming->size(), 1, kCallTimeout);
+        bob.engine->answer();
+        QTRY_VERIFY_WITH_TIMEOUT(alice.reached(CallState::Active), kCallTimeout);
+        CallEngine* engine = alice.engine.get();
+        auto hangUp = connect(
+            engine, &CallEngine::statisticsChanged, engine, [engine] { engine->hangUp(); },
+            Qt::DirectConnection);
+        QTRY_COMPARE_WITH_TIMEOUT(alice.endReason(), EndReason::HungUpLocally, kCallTimeout);
+        disconnect(hangUp);
+        QCOMPARE(alice.engine->callState(), CallState::Idle);
+        QTRY_COMPARE_WITH_TIMEOUT(bob.endReason(), EndReason::HungUpByPeer, kCallTimeout);
+        waitIdle({"alice", "bob"});
     }
 
     void unknownCallerRefused() {
