@@ -69,6 +69,17 @@ struct PeerReports {
     }
 };
 
+// The peer's record on link 0 at `now`, reporting our direction's delay on each of `links` links
+// for which `delayMs` gives one.
+template <typename DelayOf>
+void reportOnLinkZero(World& w, std::uint32_t& tx, Time now, int links, DelayOf delayMs) {
+    Record r = peerRecord(tx++, std::uint32_t(toWholeMillis(now)), kNoEcho);
+    for (LinkId l = 0; l < links; ++l)
+        if (const std::optional<int> d = delayMs(l))
+            r.scores.push_back({l, 0, std::uint8_t(*d / kDelayUnitMs), 0});
+    w.monitor.onRecord(now, 0, r);
+}
+
 AdaptiveTuning withoutExploration() {
     AdaptiveTuning tuning;
     tuning.exploreEvery = std::chrono::hours(1);
@@ -81,6 +92,16 @@ struct ReportedLinks {
     World w{4};
     AdaptivePolicy p{withoutExploration()};
     PeerReports report{w};
+};
+
+// Twelve links, the adaptive policy as it ships (exploring), and the peer's records one second
+// into the call.
+struct ExploringCall {
+    World w{12};
+    const AdaptiveTuning tuning{};
+    AdaptivePolicy p{tuning};
+    Time now = 1000ms;
+    std::uint32_t tx = 0;
 };
 
 } // namespace
@@ -462,11 +483,8 @@ private slots:
         // Three fast links, nine slow ones. Every packet's first copy goes to a fast link; the
         // slow links still carry a copy now and then (their measurements stay fresh, the call
         // window's per-link counts rise), and all copies together stay within the budget.
-        World w(12);
-        const AdaptiveTuning tuning;
-        AdaptivePolicy p(tuning);
-        Time now = 1000ms;
-        std::uint32_t tx = 0;
+        ExploringCall call;
+        auto& [w, tuning, p, now, tx] = call;
         std::array<Time, 12> lastCarried{};
         lastCarried.fill(now);
         Millis longestIdle{0};
@@ -474,12 +492,9 @@ private slots:
         const int packets = 1500; // a minute
         LinkId previous = kNoLink;
         for (int i = 0; i < packets; ++i, now += 40ms) {
-            // The peer's record on link 0 reports our direction's delays: 20 ms on links 0–2,
-            // 250 ms on the others.
-            Record r = peerRecord(tx++, std::uint32_t(toWholeMillis(now)), kNoEcho);
-            for (LinkId l = 0; l < 12; ++l)
-                r.scores.push_back({l, 0, std::uint8_t((l < 3 ? 20 : 250) / kDelayUnitMs), 0});
-            w.monitor.onRecord(now, 0, r);
+            // The peer reports our direction's delays: 20 ms on links 0–2, 250 ms on the others.
+            reportOnLinkZero(w, tx, now, 12,
+                             [](LinkId l) { return std::optional<int>(l < 3 ? 20 : 250); });
             const auto s = w.pick(p, now, previous);
             QVERIFY(!s.empty());
             QVERIFY2(s[0] < 3, qPrintable(QString("first copy on slow link %1").arg(s[0])));
@@ -511,28 +526,22 @@ private slots:
         // once it carries a record again. Copies spent on the other busy link would never find
         // out; exploration in trouble does, and the call moves to link 6 (hostile seed 1, call
         // 14: fifteen seconds on 300-ms links while a 167-ms link sat idle, believed at 800 ms).
-        World w(12);
-        const AdaptiveTuning tuning;
-        AdaptivePolicy p(tuning);
-        Time now = 1000ms;
-        std::uint32_t tx = 0;
+        ExploringCall call;
+        auto& [w, tuning, p, now, tx] = call;
         std::optional<Time> link6Carried;
         Time link6FirstBest{};
         LinkId previous = kNoLink;
         for (int i = 0; i < 1500 && link6FirstBest == Time{}; ++i, now += 40ms) {
-            Record r = peerRecord(tx++, std::uint32_t(toWholeMillis(now)), kNoEcho);
-            for (LinkId l = 0; l < 12; ++l) {
-                const bool stallReported = l >= 2 && now < 2000ms;
-                const bool recovered = l == 6 && link6Carried && now > *link6Carried + 400ms;
-                if (l < 2 || stallReported || recovered)
-                    r.scores.push_back({l, 0,
-                                        std::uint8_t((l < 2       ? 150
-                                                      : recovered ? 20
-                                                                  : 800) /
-                                                     kDelayUnitMs),
-                                        0});
-            }
-            w.monitor.onRecord(now, 0, r);
+            reportOnLinkZero(
+                w, tx, now, 12, [&link6Carried, now = now](LinkId l) -> std::optional<int> {
+                    if (l < 2)
+                        return 150;
+                    if (l == 6 && link6Carried && now > *link6Carried + 400ms)
+                        return 20; // recovered, and known once it carried a record again
+                    if (now < 2000ms)
+                        return 800; // the stall
+                    return std::nullopt;
+                });
             const auto s = w.pick(p, now, previous);
             QVERIFY(!s.empty());
             for (LinkId l : s) {
