@@ -44,12 +44,20 @@ ContactInput ContactInputCheck::check(const QString& text, const QString& ownAdd
         return result;
     }
     for (const contacts::Contact& c : existing) {
-        if (c.address == result.contact.address) {
-            result.verdict = ContactInput::Verdict::AlreadyContact;
-            result.reason = tr("This address is already in your contacts as \"%1\".")
-                                .arg(c.displayName.isEmpty() ? tr("(no name)") : c.displayName);
+        if (c.address != result.contact.address)
+            continue;
+        const QString name = c.displayName.isEmpty() ? tr("(no name)") : c.displayName;
+        const QByteArray& key = result.contact.outboundAuthPrivateKey;
+        if (!key.isEmpty() && key != c.outboundAuthPrivateKey) {
+            result.verdict = ContactInput::Verdict::NewAccessKey;
+            result.reason = tr("\"%1\" is already in your contacts. This link brings a new access "
+                               "key for calling them: Add takes it.")
+                                .arg(name);
             return result;
         }
+        result.verdict = ContactInput::Verdict::AlreadyContact;
+        result.reason = tr("This address is already in your contacts as \"%1\".").arg(name);
+        return result;
     }
     result.verdict = ContactInput::Verdict::Valid;
     result.contact.added = QDateTime::currentDateTimeUtc();

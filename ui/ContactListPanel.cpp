@@ -20,6 +20,7 @@
 namespace onionvoice::ui {
 namespace {
 constexpr int kAddressRole = Qt::UserRole;
+const QString kRefusalStyle = QStringLiteral("color: #b00020;");
 enum Column { NameColumn, AddressColumn, StatusColumn };
 } // namespace
 
@@ -52,7 +53,7 @@ ContactListPanel::ContactListPanel(QWidget* parent)
     addError_->setWordWrap(true);
     // Plain text: the reasons quote parts of the pasted link, which someone else wrote.
     addError_->setTextFormat(Qt::PlainText);
-    addError_->setStyleSheet(QStringLiteral("color: #b00020;"));
+    addError_->setStyleSheet(kRefusalStyle);
     addError_->setVisible(false);
     search_->setObjectName(QStringLiteral("contactSearch"));
     search_->setPlaceholderText(tr("Search contacts"));
@@ -163,8 +164,10 @@ bool ContactListPanel::showCheck() {
     }
     const ContactInput input = ContactInputCheck::check(addField_->text(), ownAddress_, contacts_);
     addError_->setText(input.reason);
+    // A new key for a contact is news to act on, not a refusal.
+    addError_->setStyleSheet(input.isActionable() ? QString() : kRefusalStyle);
     addError_->setVisible(!input.isValid());
-    return input.isValid();
+    return input.isActionable();
 }
 
 void ContactListPanel::tryAdd() {
@@ -177,9 +180,13 @@ void ContactListPanel::tryAdd() {
     if (!showCheck())
         return;
     ContactInput input = ContactInputCheck::check(addField_->text(), ownAddress_, contacts_);
-    if (!nameField_->text().trimmed().isEmpty())
-        input.contact.displayName = nameField_->text().trimmed();
-    emit addRequested(input.contact);
+    if (input.verdict == ContactInput::Verdict::NewAccessKey) {
+        emit accessKeyReceived(input.contact.address, input.contact.outboundAuthPrivateKey);
+    } else {
+        if (!nameField_->text().trimmed().isEmpty())
+            input.contact.displayName = nameField_->text().trimmed();
+        emit addRequested(input.contact);
+    }
     addField_->clear();
     nameField_->clear();
 }

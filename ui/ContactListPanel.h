@@ -1,5 +1,6 @@
 // The contact list: search, add (pasted ID or link, or a QR image file) with the reason when the
-// input is refused, and per contact call, rename, block and remove. The panel only checks input
+// input is refused, or a contact's new access key taken from their link, and per contact call,
+// rename, block and remove. The panel only checks input
 // and asks; the engine thread changes the book and the panel shows the copy it sends back.
 #pragma once
 
@@ -29,6 +30,8 @@ public:
 
 signals:
     void addRequested(const onionvoice::contacts::Contact& contact);
+    // A contact's link brought a new key for calling their contacts-only service.
+    void accessKeyReceived(const QString& address, const QByteArray& outboundAuthPrivateKey);
     void callRequested(const QString& address);
     void renameRequested(const QString& address, const QString& name);
     void blockRequested(const QString& address, bool blocked);
@@ -37,7 +40,7 @@ signals:
 private:
     void tryAdd();
     void addFromQrImage();
-    bool showCheck(); // true when the field holds something that may be added
+    bool showCheck(); // true when the field holds something that may be added (or a new key)
     void applyFilter();
     void updateButtons();
     void rename();

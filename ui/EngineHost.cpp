@@ -169,6 +169,14 @@ void EngineHost::renameContact(const QString& address, const QString& name) {
     });
 }
 
+void EngineHost::setContactAccessKey(const QString& address,
+                                     const QByteArray& outboundAuthPrivateKey) {
+    changeContact(address,
+                  [address, outboundAuthPrivateKey](contacts::ContactBook& book, QString* error) {
+                      return book.setOutboundAccessKey(address, outboundAuthPrivateKey, error);
+                  });
+}
+
 void EngineHost::setBlocked(const QString& address, bool blocked) {
     changeContact(address, [address, blocked](contacts::ContactBook& book, QString*) {
         return book.setBlocked(address, blocked);

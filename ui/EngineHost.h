@@ -44,6 +44,8 @@ public slots:
     void setUnknownCallers(onionvoice::call::UnknownCallers policy);
     void addContact(const onionvoice::contacts::Contact& contact);
     void renameContact(const QString& address, const QString& name);
+    // Keeps the key a contact's link brought for calling their contacts-only service.
+    void setContactAccessKey(const QString& address, const QByteArray& outboundAuthPrivateKey);
     void setBlocked(const QString& address, bool blocked);
     void removeContact(const QString& address);
     // Makes a fresh access key for a contact (they may then reach a contacts-only service) and

@@ -91,6 +91,11 @@ MainWindow::MainWindow(EngineHost* host, QWidget* parent)
     connect(torStatus_, &TorStatusPanel::retryRequested, this, &MainWindow::retryRequested);
     connect(torStatus_, &TorStatusPanel::bridgesRequested, this, &MainWindow::bridgesRequested);
     connect(contacts_, &ContactListPanel::addRequested, host_, &EngineHost::addContact);
+    connect(contacts_, &ContactListPanel::accessKeyReceived, this,
+            [this](const QString& address, const QByteArray& key) {
+                host_->setContactAccessKey(address, key);
+                statusBar()->showMessage(tr("The new access key is kept."), 5000);
+            });
     connect(contacts_, &ContactListPanel::callRequested, host_, &EngineHost::dial);
     connect(contacts_, &ContactListPanel::renameRequested, host_, &EngineHost::renameContact);
     connect(contacts_, &ContactListPanel::blockRequested, host_, &EngineHost::setBlocked);

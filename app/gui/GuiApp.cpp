@@ -238,6 +238,8 @@ void GuiApp::addStartupContacts() {
             ui::ContactInputCheck::check(link, host_.address(), host_.contacts());
         if (input.isValid())
             host_.addContact(input.contact);
+        else if (input.verdict == ui::ContactInput::Verdict::NewAccessKey)
+            host_.setContactAccessKey(input.contact.address, input.contact.outboundAuthPrivateKey);
         else if (input.verdict != ui::ContactInput::Verdict::AlreadyContact)
             qWarning("contact link refused: %s", qPrintable(input.reason));
     }

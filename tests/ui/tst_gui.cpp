@@ -253,6 +253,19 @@ private slots:
                  qPrintable(addError()));
         QTest::qWait(200);
         QCOMPARE(host_->contacts().size(), 1);
+        // Their link with a new access key: the key is taken, the contact stays as it was.
+        const QByteArray key(32, '\x05');
+        auto* field = find<QLineEdit>(window_.get(), "addContactField");
+        field->setText(QStringLiteral("onionvoice:%1?auth=%2")
+                           .arg(peer_->address(),
+                                QString::fromLatin1(key.toBase64(QByteArray::Base64UrlEncoding |
+                                                                 QByteArray::OmitTrailingEquals))));
+        QVERIFY2(addError().contains(QStringLiteral("new access key")), qPrintable(addError()));
+        QTest::mouseClick(find<QPushButton>(window_.get(), "addContactButton"), Qt::LeftButton);
+        QTRY_COMPARE(host_->contacts().first().outboundAuthPrivateKey, key);
+        QCOMPARE(host_->contacts().size(), 1);
+        QCOMPARE(host_->contacts().first().displayName, QStringLiteral("Echo"));
+        QCOMPARE(field->text(), QString());
     }
 
     void callContactWatchDashboardMuteHangUp() {

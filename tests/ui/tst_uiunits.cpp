@@ -89,6 +89,38 @@ private slots:
         QVERIFY(!ContactInputCheck::check(QString(), otherAddress(), {}).reason.isEmpty());
     }
 
+    // A contact made a new access key and sent their link again: refusing it as "already in your
+    // contacts" left no way to take the key short of removing the contact (and their block,
+    // allowlisting and keys) and adding it again.
+    void contactInputTakesANewAccessKeyForAContact() {
+        contacts::Contact existing;
+        existing.address = kAddress;
+        existing.displayName = QStringLiteral("Ann");
+        existing.outboundAuthPrivateKey = QByteArray(32, '\x01');
+        const auto linkWithKey = [](const QByteArray& key) {
+            return QStringLiteral("onionvoice:%1?auth=%2")
+                .arg(kAddress, QString::fromLatin1(key.toBase64(QByteArray::Base64UrlEncoding |
+                                                                QByteArray::OmitTrailingEquals)));
+        };
+        const QByteArray fresh(32, '\x02');
+        const ContactInput update =
+            ContactInputCheck::check(linkWithKey(fresh), otherAddress(), {existing});
+        QCOMPARE(update.verdict, ContactInput::Verdict::NewAccessKey);
+        QVERIFY(update.isActionable());
+        QVERIFY(!update.isValid()); // not a new contact
+        QCOMPARE(update.contact.address, kAddress);
+        QCOMPARE(update.contact.outboundAuthPrivateKey, fresh);
+        QVERIFY2(update.reason.contains("\"Ann\"") && update.reason.contains("access key"),
+                 qPrintable(update.reason));
+        // The key it already has, or a link without one: nothing to take.
+        for (const QString& text : {linkWithKey(existing.outboundAuthPrivateKey),
+                                    QStringLiteral("onionvoice:%1?name=Ann").arg(kAddress)}) {
+            const ContactInput same = ContactInputCheck::check(text, otherAddress(), {existing});
+            QCOMPARE(same.verdict, ContactInput::Verdict::AlreadyContact);
+            QVERIFY(!same.isActionable());
+        }
+    }
+
     void qrCodeRoundTrip() {
         const QString link = QStringLiteral("onionvoice:%1?name=Ann").arg(kAddress);
         const QImage image = encodeQrCode(link, 4);

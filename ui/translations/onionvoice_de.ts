@@ -189,12 +189,17 @@
         <translation>Das ist Ihre eigene ID. Fügen Sie die ID der Person ein, die Sie anrufen möchten.</translation>
     </message>
     <message>
+        <location line="+10"/>
+        <source>&quot;%1&quot; is already in your contacts. This link brings a new access key for calling them: Add takes it.</source>
+        <translation>„%1“ ist bereits in Ihren Kontakten. Dieser Link bringt einen neuen Zugangsschlüssel für Anrufe bei diesem Kontakt: „Hinzufügen“ übernimmt ihn.</translation>
+    </message>
+    <message>
         <location line="+6"/>
         <source>This address is already in your contacts as &quot;%1&quot;.</source>
         <translation>Diese Adresse ist bereits als „%1“ in Ihren Kontakten.</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-10"/>
         <source>(no name)</source>
         <translation>(kein Name)</translation>
     </message>
@@ -259,7 +264,7 @@
 <context>
     <name>onionvoice::gui::GuiApp</name>
     <message>
-        <location filename="../../app/gui/GuiApp.cpp" line="+202"/>
+        <location filename="../../app/gui/GuiApp.cpp" line="+199"/>
         <source>Microphone: %1 · Speaker: %2</source>
         <translation>Mikrofon: %1 · Lautsprecher: %2</translation>
     </message>
@@ -275,12 +280,12 @@
         <translation>Mikrofon: die Datei %1</translation>
     </message>
     <message>
-        <location line="-133"/>
+        <location line="-129"/>
         <source>Restarting tor so that the new access key is accepted…</source>
         <translation>tor wird neu gestartet, damit der neue Zugangsschlüssel gilt…</translation>
     </message>
     <message>
-        <location line="+117"/>
+        <location line="+113"/>
         <source>Sound test</source>
         <translation>Tontest</translation>
     </message>
@@ -290,7 +295,7 @@
         <translation>Der Tontest braucht die Audiogeräte: beenden Sie zuerst das Gespräch.</translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+36"/>
         <source>Restart tor</source>
         <translation>tor neu starten</translation>
     </message>
@@ -387,12 +392,12 @@
         <translation>Gespräch mit %1 — OnionVoice</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+25"/>
         <source>Calling… (opening Tor links)</source>
         <translation>Rufe an… (öffne Tor-Verbindungen)</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+3"/>
         <source>Ringing…</source>
         <translation>Es klingelt…</translation>
     </message>
@@ -410,7 +415,7 @@
 <context>
     <name>onionvoice::ui::ContactListPanel</name>
     <message>
-        <location filename="../ContactListPanel.cpp" line="+29"/>
+        <location filename="../ContactListPanel.cpp" line="+31"/>
         <source>&amp;Add</source>
         <translation>&amp;Hinzufügen</translation>
     </message>
@@ -431,12 +436,12 @@
     </message>
     <message>
         <location line="+1"/>
-        <location line="+185"/>
+        <location line="+191"/>
         <source>B&amp;lock</source>
         <translation>&amp;Sperren</translation>
     </message>
     <message>
-        <location line="-184"/>
+        <location line="-190"/>
         <source>Re&amp;move…</source>
         <translation>&amp;Entfernen…</translation>
     </message>
@@ -521,12 +526,12 @@
         <translation>gesperrt</translation>
     </message>
     <message>
-        <location line="+42"/>
+        <location line="+44"/>
         <source>Paste the ID or the onionvoice: link of the person you want to add.</source>
         <translation>Fügen Sie die ID oder den onionvoice:-Link der Person ein, die Sie hinzufügen möchten.</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+20"/>
         <source>Picture of a QR code</source>
         <translation>Bild eines QR-Codes</translation>
     </message>
@@ -541,7 +546,7 @@
         <translation>&amp;Entsperren</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+18"/>
         <source>Rename contact</source>
         <translation>Kontakt umbenennen</translation>
     </message>
@@ -564,7 +569,7 @@
 <context>
     <name>onionvoice::ui::DelayChart</name>
     <message>
-        <location filename="../DelayChart.cpp" line="+21"/>
+        <location filename="../DelayChart.cpp" line="+23"/>
         <source>Estimated one-way delay of the frames received, largest per quarter second; above the red line speech arrives too late for a natural conversation</source>
         <translation>Geschätzte Einweg-Verzögerung der empfangenen Frames, die größte je Viertelsekunde; oberhalb der roten Linie kommt Sprache zu spät für ein natürliches Gespräch an</translation>
     </message>
@@ -592,13 +597,13 @@
 <context>
     <name>onionvoice::ui::EngineHost</name>
     <message>
-        <location filename="../EngineHost.cpp" line="+136"/>
+        <location filename="../EngineHost.cpp" line="+139"/>
         <source>The contact list could not be saved: %1</source>
         <translation>Die Kontaktliste konnte nicht gespeichert werden: %1</translation>
     </message>
     <message>
         <location line="+13"/>
-        <location line="+39"/>
+        <location line="+47"/>
         <source>No contact has the address %1.</source>
         <translation>Kein Kontakt hat die Adresse %1.</translation>
     </message>
@@ -851,7 +856,12 @@
         <translation>%1 in die Zwischenablage kopiert.</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+9"/>
+        <source>The new access key is kept.</source>
+        <translation>Der neue Zugangsschlüssel ist gespeichert.</translation>
+    </message>
+    <message>
+        <location line="+22"/>
         <source>&amp;OnionVoice</source>
         <translation>&amp;OnionVoice</translation>
     </message>
@@ -891,7 +901,7 @@
         <translation>&lt;b&gt;OnionVoice&lt;/b&gt;&lt;br&gt;Anonyme Sprachanrufe über Tor-Onion-Dienste. Jedes Gespräch läuft über mehrere Tor-Circuits zugleich.</translation>
     </message>
     <message>
-        <location line="+40"/>
+        <location line="+59"/>
         <source>Missed call</source>
         <translation>Verpasster Anruf</translation>
     </message>
@@ -906,7 +916,7 @@
         <translation>Gespräch beendet: %1</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+26"/>
         <source>Incoming call</source>
         <translation>Eingehender Anruf</translation>
     </message>
