@@ -1,6 +1,7 @@
-// The display-name check.
+// The display-name check (its reasons translated where the app loads a translation).
 #include "ContactName.h"
 
+#include <QCoreApplication>
 #include <QList>
 #include <algorithm>
 
@@ -8,12 +9,14 @@ namespace onionvoice::contacts {
 
 std::optional<QString> checkDisplayName(const QString& name) {
     if (name.size() > kMaxNameLength)
-        return QStringLiteral("The name is longer than %1 characters.").arg(kMaxNameLength);
+        return QCoreApplication::translate("ContactName", "The name is longer than %1 characters.")
+            .arg(kMaxNameLength);
     if (std::any_of(name.begin(), name.end(),
                     [](QChar c) { return c.category() == QChar::Other_Control; }))
-        return QStringLiteral("The name contains control characters.");
+        return QCoreApplication::translate("ContactName", "The name contains control characters.");
     if (hasFormatCharacters(name))
-        return QStringLiteral("The name contains invisible formatting characters.");
+        return QCoreApplication::translate("ContactName",
+                                           "The name contains invisible formatting characters.");
     return std::nullopt;
 }
 

@@ -1,9 +1,11 @@
-// Parsing and printing of contact URIs.
+// Parsing and printing of contact URIs (the reasons a link is refused translated where the app
+// loads a translation).
 #include "ContactUri.h"
 
 #include "ContactName.h"
 #include "tor/OnionAddress.h"
 
+#include <QCoreApplication>
 #include <QUrlQuery>
 
 namespace onionvoice::contacts {
@@ -34,7 +36,8 @@ QString ContactUri::toString() const {
 ContactUriParse parseContactUri(const QString& input) {
     const QString text = input.trimmed();
     if (!text.startsWith(kScheme, Qt::CaseInsensitive))
-        return refuse(QStringLiteral("A contact link starts with \"onionvoice:\"."));
+        return refuse(QCoreApplication::translate("ContactUri",
+                                                  "A contact link starts with \"onionvoice:\"."));
     const QString rest = text.mid(kScheme.size());
     const qsizetype question = rest.indexOf('?');
     const QString addressPart = question < 0 ? rest : rest.left(question);
@@ -56,11 +59,13 @@ ContactUriParse parseContactUri(const QString& input) {
                 const auto decoded = QByteArray::fromBase64Encoding(
                     value.toLatin1(), kKeyEncoding | QByteArray::AbortOnBase64DecodingErrors);
                 if (!decoded || decoded.decoded.size() != kClientKeySize)
-                    return refuse(QStringLiteral("The access key in the link is damaged."));
+                    return refuse(QCoreApplication::translate(
+                        "ContactUri", "The access key in the link is damaged."));
                 uri.clientAuthKey = decoded.decoded;
             } else {
-                return refuse(
-                    QStringLiteral("The link has an unknown part \"%1\".").arg(key.left(20)));
+                return refuse(QCoreApplication::translate("ContactUri",
+                                                          "The link has an unknown part \"%1\".")
+                                  .arg(key.left(20)));
             }
         }
     }

@@ -1,6 +1,8 @@
-// Onion v3 address encoding (rend-spec-v3 section 6) and validation with readable reasons.
+// Onion v3 address encoding (rend-spec-v3 section 6) and validation with readable reasons (the app
+// translates them; the command line loads no translation and keeps them English).
 #include "OnionAddress.h"
 
+#include <QCoreApplication>
 #include <QCryptographicHash>
 #include <optional>
 
@@ -72,22 +74,26 @@ AddressCheck checkOnionAddress(const QString& input) {
     if (text.endsWith(QLatin1String(".onion"), Qt::CaseInsensitive))
         text.chop(int(sizeof(".onion") - 1));
     if (text.isEmpty())
-        return refuse(AddressCheck::Verdict::Empty, QStringLiteral("The address is empty."));
+        return refuse(AddressCheck::Verdict::Empty,
+                      QCoreApplication::translate("OnionAddress", "The address is empty."));
     if (text == text.toUpper())
         text = text.toLower();
 
     for (qsizetype i = 0; i < text.size(); ++i) {
         if (!base32Value(text.at(i))) {
             return refuse(AddressCheck::Verdict::BadAlphabet,
-                          QStringLiteral("Character %1 (\"%2\") cannot appear in an onion address: "
-                                         "only lower-case letters a-z and digits 2-7 can.")
+                          QCoreApplication::translate(
+                              "OnionAddress",
+                              "Character %1 (\"%2\") cannot appear in an onion address: "
+                              "only lower-case letters a-z and digits 2-7 can.")
                               .arg(i + 1)
                               .arg(text.at(i)));
         }
     }
     if (text.size() != kOnionAddressLength) {
         return refuse(AddressCheck::Verdict::BadLength,
-                      QStringLiteral("An onion address has %1 characters; this one has %2.")
+                      QCoreApplication::translate(
+                          "OnionAddress", "An onion address has %1 characters; this one has %2.")
                           .arg(kOnionAddressLength)
                           .arg(text.size()));
     }
@@ -108,15 +114,17 @@ AddressCheck checkOnionAddress(const QString& input) {
     const auto version = static_cast<std::uint8_t>(raw.at(34));
     if (version != kVersion) {
         return refuse(AddressCheck::Verdict::BadVersion,
-                      QStringLiteral("This is an onion address of version %1; only version 3 "
-                                     "addresses are supported.")
+                      QCoreApplication::translate(
+                          "OnionAddress", "This is an onion address of version %1; only version 3 "
+                                          "addresses are supported.")
                           .arg(version));
     }
     AddressCheck check;
     std::copy(raw.begin(), raw.begin() + 32, check.publicKey.begin());
     if (checksumOf(check.publicKey, kVersion) != raw.mid(32, 2)) {
         return refuse(AddressCheck::Verdict::BadChecksum,
-                      QStringLiteral("The address has a typo: its checksum does not match."));
+                      QCoreApplication::translate(
+                          "OnionAddress", "The address has a typo: its checksum does not match."));
     }
     check.verdict = AddressCheck::Verdict::Valid;
     check.address = text;

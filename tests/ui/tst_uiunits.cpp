@@ -342,11 +342,27 @@ private slots:
             // The engine's words for how a call ended, shown in the call window and status bar.
             QCOMPARE(onionvoice::call::describe(onionvoice::call::EndReason::Busy),
                      QStringLiteral("besetzt"));
+            // Why the add field refuses what was pasted: the address check, the link and the
+            // name checks of the core libraries (they were English in the German app).
+            QCOMPARE(ContactInputCheck::check(QStringLiteral("hello"), otherAddress(), {}).reason,
+                     QStringLiteral("Eine Onion-Adresse hat 56 Zeichen, diese hat 5."));
+            QCOMPARE(
+                ContactInputCheck::check(QStringLiteral("onionvoice:%1?auth=short").arg(kAddress),
+                                         otherAddress(), {})
+                    .reason,
+                QStringLiteral("Der Zugangsschlüssel im Link ist beschädigt."));
+            QCOMPARE(ContactInputCheck::check(
+                         QStringLiteral("onionvoice:%1?name=%2").arg(kAddress, QString(70, 'a')),
+                         otherAddress(), {})
+                         .reason,
+                     QStringLiteral("Der Name ist länger als 64 Zeichen."));
         }
         // Gone with its translators: English again.
         QCOMPARE(ui("onionvoice::ui::CallWindow", "In call"), QStringLiteral("In call"));
         QCOMPARE(onionvoice::call::describe(onionvoice::call::EndReason::Busy),
                  QStringLiteral("busy"));
+        QCOMPARE(tor::checkOnionAddress(QStringLiteral("hello")).reason,
+                 QStringLiteral("An onion address has 56 characters; this one has 5."));
     }
 };
 

@@ -205,6 +205,70 @@
     </message>
 </context>
 <context>
+    <name>ContactName</name>
+    <message>
+        <location filename="../../core/contacts/ContactName.cpp" line="+12"/>
+        <source>The name is longer than %1 characters.</source>
+        <translation>Der Name ist länger als %1 Zeichen.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The name contains control characters.</source>
+        <translation>Der Name enthält Steuerzeichen.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The name contains invisible formatting characters.</source>
+        <translation>Der Name enthält unsichtbare Formatierungszeichen.</translation>
+    </message>
+</context>
+<context>
+    <name>ContactUri</name>
+    <message>
+        <location filename="../../core/contacts/ContactUri.cpp" line="+39"/>
+        <source>A contact link starts with &quot;onionvoice:&quot;.</source>
+        <translation>Ein Kontaktlink beginnt mit „onionvoice:“.</translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <source>The access key in the link is damaged.</source>
+        <translation>Der Zugangsschlüssel im Link ist beschädigt.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The link has an unknown part &quot;%1&quot;.</source>
+        <translation>Der Link hat einen unbekannten Teil „%1“.</translation>
+    </message>
+</context>
+<context>
+    <name>OnionAddress</name>
+    <message>
+        <location filename="../../core/tor/OnionAddress.cpp" line="+78"/>
+        <source>The address is empty.</source>
+        <translation>Die Adresse ist leer.</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Character %1 (&quot;%2&quot;) cannot appear in an onion address: only lower-case letters a-z and digits 2-7 can.</source>
+        <translation>Zeichen %1 („%2“) kann in einer Onion-Adresse nicht vorkommen: nur Kleinbuchstaben a–z und Ziffern 2–7.</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>An onion address has %1 characters; this one has %2.</source>
+        <translation>Eine Onion-Adresse hat %1 Zeichen, diese hat %2.</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>This is an onion address of version %1; only version 3 addresses are supported.</source>
+        <translation>Dies ist eine Onion-Adresse der Version %1; nur Adressen der Version 3 werden unterstützt.</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>The address has a typo: its checksum does not match.</source>
+        <translation>Die Adresse enthält einen Tippfehler: ihre Prüfsumme stimmt nicht.</translation>
+    </message>
+</context>
+<context>
     <name>QrCode</name>
     <message>
         <location filename="../QrCode.cpp" line="+54"/>
