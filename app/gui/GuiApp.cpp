@@ -215,13 +215,20 @@ void GuiApp::applySettings(const ui::AppSettings& settings) {
 void GuiApp::restartIfDue() {
     if (!settings_.restartDue())
         return;
-    if (host_.callState() != call::CallState::Idle &&
-        QMessageBox::question(window_.get(), tr("Restart tor"),
-                              tr("These settings take effect when tor restarts, which ends the "
-                                 "current call. Restart now?")) != QMessageBox::Yes) {
-        window_->statusBar()->showMessage(tr("The new settings take effect when the call ends."),
-                                          10000);
-        return;
+    if (host_.callState() != call::CallState::Idle) {
+        const auto answer = QMessageBox::question(
+            window_.get(), tr("Restart tor"),
+            tr("These settings take effect when tor restarts, which ends the current call. "
+               "Restart now?"));
+        // The question runs an event loop: if the call ended meanwhile, the restart put off for
+        // it has been made there, and a Yes would restart tor a second time.
+        if (!settings_.restartDue())
+            return;
+        if (answer != QMessageBox::Yes) {
+            window_->statusBar()->showMessage(
+                tr("The new settings take effect when the call ends."), 10000);
+            return;
+        }
     }
     window_->statusBar()->showMessage(tr("Restarting tor to apply the new settings…"), 10000);
     startEngine();

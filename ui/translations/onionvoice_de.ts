@@ -359,7 +359,7 @@
         <translation>Der Tontest braucht die Audiogeräte: beenden Sie zuerst das Gespräch.</translation>
     </message>
     <message>
-        <location line="+36"/>
+        <location line="+37"/>
         <source>Restart tor</source>
         <translation>tor neu starten</translation>
     </message>
@@ -369,7 +369,7 @@
         <translation>Diese Einstellungen gelten nach einem Neustart von tor, der das laufende Gespräch beendet. Jetzt neu starten?</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+8"/>
         <source>The new settings take effect when the call ends.</source>
         <translation>Die neuen Einstellungen gelten, sobald das Gespräch endet.</translation>
     </message>
