@@ -1,7 +1,7 @@
 // The contact list: search, add (pasted ID or link, or a QR image file) with the reason when the
 // input is refused, or a contact's new access key taken from their link, and per contact call,
-// rename, block and remove. The panel only checks input
-// and asks; the engine thread changes the book and the panel shows the copy it sends back.
+// rename, block and remove. The panel only checks input and asks; the engine thread changes the
+// book and the panel shows the copy it sends back.
 #pragma once
 
 #include "contacts/ContactBook.h"
