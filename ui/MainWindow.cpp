@@ -263,7 +263,7 @@ void MainWindow::shareWithAccessKey() {
     const QString chosen = QInputDialog::getItem(
         this, tr("Share with an access key"),
         tr("Make an access key for (in contacts-only mode, only people holding a key can reach "
-           "you; OnionVoice restarts tor for the new key when no call is under way):"),
+           "you; the key works at once):"),
         names, 0, false, &ok);
     if (ok)
         host_->createAccessLink(addresses.at(names.indexOf(chosen)));

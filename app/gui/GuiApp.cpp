@@ -59,16 +59,6 @@ GuiApp::GuiApp(GuiOptions options, QObject* parent)
         openSoundTest(settings_.chosen().inputDevice, settings_.chosen().outputDevice);
     });
     connect(window_.get(), &ui::MainWindow::retryRequested, this, [this] { startEngine(); });
-    // tor learns the allowed client keys when it publishes: in contacts-only mode a new access
-    // key needs the service published again.
-    connect(&host_, &ui::EngineHost::accessLinkReady, this, [this] {
-        if (settings_.chosen().access != call::ServiceAccess::ContactsOnly ||
-            host_.callState() != call::CallState::Idle)
-            return;
-        window_->statusBar()->showMessage(
-            tr("Restarting tor so that the new access key is accepted…"), 10000);
-        startEngine();
-    });
     // A restart put off during a call is made when it ends. Queued: the engine is replaced
     // outside the delivery of its own signal.
     connect(&host_, &ui::EngineHost::callStateChanged, this, [this] {

@@ -570,6 +570,38 @@ private slots:
         waitIdle({"alice", "carol", "dave"});
     }
 
+    // An access key made for a contact while the service runs (what the app's "Share with an
+    // access key" does): the service is published again with it, and the contact gets through
+    // without tor being restarted (carol could not reach dave without a key just before).
+    void aNewAccessKeyLetsAContactInWithoutARestart() {
+        Party& carol = party("carol");
+        Party& dave = party("dave");
+        const tor::ClientAuthKey key = tor::ClientAuthKey::generate();
+        const auto raw = [](std::span<const std::uint8_t, 32> k) {
+            return QByteArray(reinterpret_cast<const char*>(k.data()), 32);
+        };
+        QString error;
+        QVERIFY(dave.engine->contacts().add(
+            {carol.engine->address(), "Carol", {}, false, false, {}, {}}, &error));
+        const int published = dave.engine->service()->publishCount();
+        QVERIFY2(dave.engine->contacts().grantAccess(carol.engine->address(), raw(key.publicKey()),
+                                                     &error),
+                 qPrintable(error));
+        QTRY_COMPARE_WITH_TIMEOUT(dave.engine->service()->publishCount(), published + 1, 30000);
+        QTRY_COMPARE_WITH_TIMEOUT(dave.engine->service()->state(),
+                                  tor::OnionService::State::Reachable, kStartTimeout);
+        QVERIFY(carol.engine->contacts().add(
+            {dave.engine->address(), "Dave", {}, false, false, {}, raw(key.privateKey())}, &error));
+        carol.engine->dial(dave.engine->address());
+        QTRY_VERIFY_WITH_TIMEOUT(dave.reached(CallState::Ringing), kCallTimeout);
+        QCOMPARE(dave.incoming->first().at(0).toString(), carol.engine->address());
+        dave.engine->reject();
+        QTRY_COMPARE_WITH_TIMEOUT(carol.endReason(), EndReason::RejectedByPeer, 10000);
+        QVERIFY(dave.engine->contacts().remove(carol.engine->address()));
+        QVERIFY(carol.engine->contacts().remove(dave.engine->address()));
+        waitIdle({"carol", "dave"});
+    }
+
     // Before the fix a contacts-only service without any client key was published with no
     // ClientAuthV3 at all: open to everyone. Now it is not published until a contact holds a key,
     // and then at once.

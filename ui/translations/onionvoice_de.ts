@@ -328,7 +328,7 @@
 <context>
     <name>onionvoice::gui::GuiApp</name>
     <message>
-        <location filename="../../app/gui/GuiApp.cpp" line="+199"/>
+        <location filename="../../app/gui/GuiApp.cpp" line="+189"/>
         <source>Microphone: %1 · Speaker: %2</source>
         <translation>Mikrofon: %1 · Lautsprecher: %2</translation>
     </message>
@@ -344,12 +344,7 @@
         <translation>Mikrofon: die Datei %1</translation>
     </message>
     <message>
-        <location line="-129"/>
-        <source>Restarting tor so that the new access key is accepted…</source>
-        <translation>tor wird neu gestartet, damit der neue Zugangsschlüssel gilt…</translation>
-    </message>
-    <message>
-        <location line="+113"/>
+        <location line="-16"/>
         <source>Sound test</source>
         <translation>Tontest</translation>
     </message>
@@ -1007,8 +1002,8 @@
     </message>
     <message>
         <location line="+7"/>
-        <source>Make an access key for (in contacts-only mode, only people holding a key can reach you; OnionVoice restarts tor for the new key when no call is under way):</source>
-        <translation>Zugangsschlüssel erstellen für (im Nur-Kontakte-Modus erreichen Sie nur Menschen mit einem Schlüssel; OnionVoice startet tor für den neuen Schlüssel neu, wenn kein Gespräch läuft):</translation>
+        <source>Make an access key for (in contacts-only mode, only people holding a key can reach you; the key works at once):</source>
+        <translation>Zugangsschlüssel erstellen für (im Nur-Kontakte-Modus erreichen Sie nur Menschen mit einem Schlüssel; der Schlüssel gilt sofort):</translation>
     </message>
 </context>
 <context>
