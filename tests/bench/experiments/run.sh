@@ -4,7 +4,7 @@
 # five-minute calls of PROFILE per seed from FIRST to LAST, and prints the acceptable calls over
 # all seeds of each variant: a policy followed by the environment the patch reads.
 #   tests/bench/experiments/run.sh PATCH COMMIT PROFILE FIRST LAST 'POLICY [VAR=VALUE ...]' ...
-# e.g. run.sh guard-oracle.patch HEAD hostile 300 309 'adaptive REGEN=1' 'adaptive REGEN=1 CHEAT_P=40'
+# e.g. run.sh guard-oracle.patch 03ba367 hostile 300 309 'adaptive REGEN=1' 'adaptive REGEN=1 CHEAT_P=40'
 set -euo pipefail
 [ $# -ge 6 ] || { sed -n '2,7p' "$0" >&2; exit 2; }
 here=$(cd "$(dirname "$0")" && pwd)
@@ -13,7 +13,8 @@ shift 5
 repo=$(git -C "$here" rev-parse --show-toplevel)
 work=$(mktemp -d)
 trap 'git -C "$repo" worktree remove --force "$work/tree" >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
-git -C "$repo" worktree add --detach "$work/tree" "$commit" >/dev/null 2>&1
+git -C "$repo" worktree add --detach "$work/tree" "$commit" >/dev/null 2>"$work/git.log" ||
+    { cat "$work/git.log" >&2; exit 1; }
 git -C "$work/tree" apply "$patch"
 cmake -S "$work/tree" -B "$work/build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 ninja -C "$work/build" onionvoice-sim >/dev/null
