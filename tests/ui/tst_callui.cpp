@@ -4,6 +4,7 @@
 // restart during a call or while one rings, an incoming call's Ringing before its prompt, and a
 // second call in a call window that still holds the first.
 #include "../contacts/ContactTestData.h"
+#include "OffscreenTestMain.h"
 #include "WidgetLookup.h"
 #include "ui/CallWindow.h"
 #include "ui/ContactListPanel.h"
@@ -237,12 +238,5 @@ private slots:
     }
 };
 
-int main(int argc, char** argv) {
-    // Offscreen wherever it runs: ctest, a shell without display.
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
-        qputenv("QT_QPA_PLATFORM", "offscreen");
-    QApplication app(argc, argv);
-    CallUiTest test;
-    return QTest::qExec(&test, argc, argv);
-}
+ONIONVOICE_OFFSCREEN_TEST_MAIN(CallUiTest)
 #include "tst_callui.moc"

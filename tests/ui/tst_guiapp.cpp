@@ -1,6 +1,7 @@
 // The desktop app's composition (GuiApp), offscreen and without a network or sound devices: what
 // the user changes in Settings reaches the engine that is already running.
 #include "GuiApp.h"
+#include "OffscreenTestMain.h"
 
 #include <QApplication>
 #include <QSettings>
@@ -58,12 +59,5 @@ private slots:
     }
 };
 
-int main(int argc, char** argv) {
-    // Offscreen wherever it runs: ctest, a shell without display.
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
-        qputenv("QT_QPA_PLATFORM", "offscreen");
-    QApplication app(argc, argv);
-    GuiAppTest test;
-    return QTest::qExec(&test, argc, argv);
-}
+ONIONVOICE_OFFSCREEN_TEST_MAIN(GuiAppTest)
 #include "tst_guiapp.moc"

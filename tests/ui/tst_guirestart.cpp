@@ -2,6 +2,7 @@
 // restarted, saved during a call, and the call ending while the "Restart now?" question is open.
 #include "../testnet/TestnetEnv.h"
 #include "GuiApp.h"
+#include "OffscreenTestMain.h"
 #include "media/WavFile.h"
 #include "media/WavFileBackend.h"
 
@@ -119,11 +120,5 @@ private slots:
     }
 };
 
-int main(int argc, char** argv) {
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
-        qputenv("QT_QPA_PLATFORM", "offscreen");
-    QApplication app(argc, argv);
-    GuiRestartTest test;
-    return QTest::qExec(&test, argc, argv);
-}
+ONIONVOICE_OFFSCREEN_TEST_MAIN(GuiRestartTest)
 #include "tst_guirestart.moc"

@@ -5,6 +5,7 @@
 // whole in the engine's book (its block and access keys), not removed.
 #include "../contacts/ContactTestData.h"
 #include "NotificationServer.h"
+#include "OffscreenTestMain.h"
 #include "WidgetLookup.h"
 #include "contacts/ContactBook.h"
 #include "ui/CallWindow.h"
@@ -122,12 +123,5 @@ private slots:
     }
 };
 
-int main(int argc, char** argv) {
-    // Offscreen wherever it runs: ctest, tests/security/reverts/run.sh, a shell without display.
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
-        qputenv("QT_QPA_PLATFORM", "offscreen");
-    QApplication app(argc, argv);
-    HostileNamesTest test;
-    return QTest::qExec(&test, argc, argv);
-}
+ONIONVOICE_OFFSCREEN_TEST_MAIN(HostileNamesTest)
 #include "tst_hostilenames.moc"

@@ -2,6 +2,7 @@
 // codes read back from the images they are drawn as, the call rating and link health
 // thresholds, settings persistence and which changes restart tor (also when put off), the settings
 // dialog's call parameters and sound test, the bridge-line check, and the compiled translation.
+#include "OffscreenTestMain.h"
 #include "call/CallTypes.h"
 #include "call/Handshake.h"
 #include "tor/OnionAddress.h"
@@ -366,12 +367,5 @@ private slots:
     }
 };
 
-int main(int argc, char** argv) {
-    // The settings dialog is built (never shown): offscreen wherever it runs.
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
-        qputenv("QT_QPA_PLATFORM", "offscreen");
-    QApplication app(argc, argv);
-    UiUnitsTest test;
-    return QTest::qExec(&test, argc, argv);
-}
+ONIONVOICE_OFFSCREEN_TEST_MAIN(UiUnitsTest)
 #include "tst_uiunits.moc"
