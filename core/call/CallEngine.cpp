@@ -294,7 +294,12 @@ Millis CallEngine::monotonicNow() const {
 // trusted with "busy" (and the UI gets a missed-call notice through callRefused); a contact's
 // call also displaces a stranger's that is still ringing.
 void CallEngine::onIncomingHello(net::OnionLink* link, const Hello& hello) {
-    if (const auto bad = verifyHello(hello, address(), unixNow(), kMaxClockSkew)) {
+    auto bad = verifyHello(hello, address(), unixNow(), kMaxClockSkew);
+    // The Hello's link becomes the control link, so it must be one of the slots we would agree
+    // to; outside them the silent-link watch and the statistics would never see it.
+    if (!bad && hello.slot >= agreeParameters(hello.proposed, config_.parameters).links)
+        bad = QStringLiteral("link slot beyond the links we accept");
+    if (bad) {
         qCInfo(lcCall) << "refusing a call:" << *bad;
         ++refusals_.badHellos;
         // The caller's address is unverified here: it never reaches the UI.

@@ -308,6 +308,35 @@ private slots:
         QVERIFY(replay->received.isEmpty()); // not even a refusal to learn from
     }
 
+    // A Hello whose link slot is beyond the links the callee accepts (it proposes 16, the callee
+    // takes at most 12, and the Hello travels on slot 14) is refused as a bad request. Before the
+    // fix it rang, and an answered call would have run its control link outside the agreed slots,
+    // where the silent-link watch and the statistics never look.
+    void helloOnASlotBeyondOurLinksIsRefused() {
+        const auto mallory = tor::OnionIdentity::generate();
+        QSignalSpy incoming(victim_.get(), &CallEngine::incomingCall);
+        const auto badBefore = victim_->refusals().badHellos;
+        EphemeralKey e;
+        CallParameters proposed;
+        proposed.links = std::uint8_t(multipath::kMaxLinks);
+        QVERIFY(proposed.links > EngineConfig{}.parameters.links);
+        const Hello far =
+            makeHello(mallory, victim_->address(), e, proposed, std::uint8_t(proposed.links - 2),
+                      std::chrono::milliseconds(QDateTime::currentMSecsSinceEpoch()));
+        RawStream* stream = openAlone();
+        QTRY_VERIFY_WITH_TIMEOUT(stream->state != RawStream::State::Connecting, kCallTimeout);
+        QVERIFY(stream->state == RawStream::State::Open);
+        stream->send(encodeHandshake(far));
+        QTRY_VERIFY_WITH_TIMEOUT(!stream->received.isEmpty() || !incoming.isEmpty(), 20000);
+        if (!incoming.isEmpty())
+            victim_->reject(); // leave the victim idle for the next attack
+        QCOMPARE(incoming.size(), 0);
+        QCOMPARE(victim_->refusals().badHellos, badBefore + 1);
+        const auto reply = firstReply(*stream);
+        QVERIFY(reply && std::holds_alternative<Refusal>(*reply));
+        QCOMPARE(std::get<Refusal>(*reply).reason, RefusalReason::BadRequest);
+    }
+
     // Mallory, a stranger, calls while the victim talks to its friend; and a blocked caller
     // calls. Both hear exactly what a stranger hears when the victim is idle and does not answer:
     // Ringing. Before the fix: Busy, and NotAccepted.
