@@ -497,6 +497,9 @@ void CallEngine::onRecord(std::uint8_t slot, const QByteArray& record) {
         case CallSession::Received::OverRate:
             ++refusals_.recordsOverRate;
             break;
+        case CallSession::Received::Replayed:
+            ++refusals_.recordsReplayed;
+            break;
         default:
             break;
         }

@@ -139,10 +139,9 @@ CallSession::Received CallSession::receiveSealed(std::uint8_t slot, const QByteA
                                       plain);
     if (outcome != RecordOpener::Outcome::Opened) {
         ++rejected;
-        if (outcome == RecordOpener::Outcome::Forged)
-            closeSlot(slot, QStringLiteral("forged record"));
-        else
-            qCWarning(lcCall) << "dropping a replayed or stale record on link" << slot;
+        if (outcome != RecordOpener::Outcome::Forged)
+            return Received::Replayed; // counted, not logged: the peer could fill the log
+        closeSlot(slot, QStringLiteral("forged record"));
         return Received::Rejected;
     }
     lastAuthenticated = now();

@@ -36,7 +36,7 @@ public:
         std::uint64_t sent = 0, received = 0, failures = 0;
     };
     // What a sealed record from the peer turned out to be.
-    enum class Received { Frames, HangUp, Ignored, Rejected, OverRate };
+    enum class Received { Frames, HangUp, Ignored, Rejected, Replayed, OverRate };
 
     CallSession(CallDirection direction, QString peer);
     // Stops the pool and closes the links; they flush what they still have to send.

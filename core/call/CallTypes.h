@@ -97,6 +97,7 @@ struct RefusalCounters {
     std::uint64_t busy = 0;        // contacts told we are busy (a missed call)
     std::uint64_t badJoins = 0;
     std::uint64_t recordsOverRate = 0; // records beyond a link's rate limit, dropped
+    std::uint64_t recordsReplayed = 0; // authentic records received again, or too old: dropped
     std::uint64_t linksStalled = 0;    // the peer stopped reading: unsent backlog over the bound
 };
 

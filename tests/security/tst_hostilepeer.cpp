@@ -21,6 +21,7 @@
 #include <QTcpSocket>
 #include <QTemporaryDir>
 #include <QTest>
+#include <atomic>
 #include <cstring>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -154,6 +155,16 @@ int openSocketListener(const QByteArray& path) {
     return s;
 }
 
+// Warnings of the call module while a test counts them (the handler chains to Qt's).
+std::atomic<int> callWarnings{0};
+QtMessageHandler previousHandler = nullptr;
+void countCallWarnings(QtMsgType type, const QMessageLogContext& context, const QString& text) {
+    if (type == QtWarningMsg && context.category &&
+        std::strcmp(context.category, "onionvoice.call") == 0)
+        ++callWarnings;
+    previousHandler(type, context, text);
+}
+
 std::optional<HandshakeMessage> firstReply(const RawStream& s) {
     if (s.received.isEmpty())
         return std::nullopt;
@@ -198,6 +209,28 @@ private:
     Hello hello(const tor::OnionIdentity& caller, const EphemeralKey& e) {
         return makeHello(caller, victim_->address(), e, {32000, 40, 4, 4}, 0,
                          std::chrono::milliseconds(QDateTime::currentMSecsSinceEpoch()));
+    }
+
+    // A genuine call from a new contact, driven by hand: the callee answers it, and the caller's
+    // records are sealed with `sealer` and sent on `control`.
+    void abusiveCall(RawStream*& control, std::unique_ptr<RecordSealer>& sealer) {
+        const auto abuser = tor::OnionIdentity::generate();
+        QString error;
+        QVERIFY(victim_->contacts().add({abuser.address(), "Abuser", {}, false, false, {}, {}},
+                                        &error));
+        connect(victim_.get(), &CallEngine::incomingCall, victim_.get(), &CallEngine::answer,
+                Qt::SingleShotConnection);
+        control = openAlone();
+        QTRY_VERIFY_WITH_TIMEOUT(control->state != RawStream::State::Connecting, kCallTimeout);
+        EphemeralKey e;
+        const Hello h = hello(abuser, e);
+        control->send(encodeHandshake(h));
+        QTRY_VERIFY_WITH_TIMEOUT(control->received.size() >= 2, kCallTimeout);
+        const auto accept = decodeHandshake(bytesOf(control->received.at(1))).message;
+        QVERIFY(accept && std::holds_alternative<Accept>(*accept));
+        const auto keys = deriveCallKeys(Role::Caller, e, h, std::get<Accept>(*accept));
+        QVERIFY(keys);
+        sealer = std::make_unique<RecordSealer>(keys->send);
     }
 
     qint64 rssKb() const { return testnet::residentKilobytes(QCoreApplication::applicationPid()); }
@@ -438,25 +471,46 @@ private slots:
     // An abusive contact in a genuine call floods records far beyond the agreed rate and stops
     // reading. Before the fix every record was opened and its frames kept; now those beyond the
     // rate are dropped unopened, and the callee's memory stays bounded.
+    // An abusive contact in a genuine call sends one authentic record again and again, within the
+    // record rate. Each copy is dropped and counted, the link stays up, and none reaches the log
+    // at warning level. Before the fix every copy logged a warning, so a contact could write
+    // about 100 lines a second per link into the callee's log.
+    void replayedRecordsAreCountedNotLogged() {
+        RawStream* control = nullptr;
+        std::unique_ptr<RecordSealer> sealer;
+        abusiveCall(control, sealer);
+        if (QTest::currentTestFailed())
+            return;
+        multipath::MultipathEndpoint endpoint({}, multipath::makePolicy("simple"));
+        endpoint.linkUp(0);
+        const std::vector<multipath::Frame> frame{{0, std::vector<std::uint8_t>(40, 1)}};
+        const SealedRecord record =
+            sealer->seal(endpoint.sendPacket(multipath::Millis(0), frame).front().bytes);
+        const auto replayedBefore = victim_->refusals().recordsReplayed;
+        callWarnings = 0;
+        previousHandler = qInstallMessageHandler(countCallWarnings);
+        constexpr int kCopies = 150;
+        for (int i = 0; i < kCopies; ++i) {
+            control->send(record);
+            QTest::qWait(20); // 50 a second: under the rate limit, so every copy is opened
+        }
+        QTRY_COMPARE_WITH_TIMEOUT(victim_->refusals().recordsReplayed, replayedBefore + kCopies - 1,
+                                  20000);
+        qInstallMessageHandler(previousHandler);
+        QCOMPARE(callWarnings.load(), 0);
+        QCOMPARE(victim_->callState(), CallState::Active);
+        report_["replayed_records_dropped"] = qint64(kCopies - 1);
+        victim_->hangUp();
+        QTRY_COMPARE_WITH_TIMEOUT(victim_->callState(), CallState::Idle, 15000);
+    }
+
     void recordFloodAndStoppedReadingAreBounded() {
-        const auto abuser = tor::OnionIdentity::generate();
-        QString error;
-        QVERIFY(victim_->contacts().add({abuser.address(), "Abuser", {}, false, false, {}, {}},
-                                        &error));
-        connect(victim_.get(), &CallEngine::incomingCall, victim_.get(), &CallEngine::answer,
-                Qt::SingleShotConnection);
-        RawStream* control = openAlone();
-        QTRY_VERIFY_WITH_TIMEOUT(control->state != RawStream::State::Connecting, kCallTimeout);
-        EphemeralKey e;
-        const Hello h = hello(abuser, e);
-        control->send(encodeHandshake(h));
-        QTRY_VERIFY_WITH_TIMEOUT(control->received.size() >= 2, kCallTimeout);
-        const auto accept = decodeHandshake(bytesOf(control->received.at(1))).message;
-        QVERIFY(accept && std::holds_alternative<Accept>(*accept));
-        const auto keys = deriveCallKeys(Role::Caller, e, h, std::get<Accept>(*accept));
-        QVERIFY(keys);
+        RawStream* control = nullptr;
+        std::unique_ptr<RecordSealer> sealer;
+        abusiveCall(control, sealer);
+        if (QTest::currentTestFailed())
+            return;
         control->stopReading();
-        RecordSealer sealer(keys->send);
         multipath::MultipathEndpoint endpoint({}, multipath::makePolicy("simple"));
         endpoint.linkUp(0);
         // Records packed with tiny frames, as fast as we can: 5000 records.
@@ -465,7 +519,7 @@ private slots:
             for (std::uint32_t k = 0; k < 8; ++k)
                 frames.push_back({seq * 8 + k, std::vector<std::uint8_t>(2, std::uint8_t(k))});
             const auto out = endpoint.sendPacket(multipath::Millis(seq), frames);
-            control->send(sealer.seal(out.front().bytes));
+            control->send(sealer->seal(out.front().bytes));
             if (seq % 100 == 0)
                 QTest::qWait(10);
         }
@@ -488,6 +542,7 @@ private slots:
                                          {"links_garbage", qint64(r.linksGarbage)},
                                          {"bad_hellos", qint64(r.badHellos)},
                                          {"replayed_hellos", qint64(r.replayedHellos)},
+                                         {"replayed_records", qint64(r.recordsReplayed)},
                                          {"rate_limited_rings", qint64(r.rateLimitedRings)},
                                          {"decoy_rings", qint64(r.decoyRings)},
                                          {"not_accepted", qint64(r.notAccepted)},
