@@ -2,10 +2,10 @@
 // defences). Mallory, with her own tor and raw streams, replays a captured Hello, rings on a link
 // slot beyond the callee's links, probes whether the callee is busy or has blocked her, floods
 // rings, opens 500 streams that never prove anything, and, as an abusive contact in a genuine
-// call, replays one record over and over, floods records and stops reading; and a local user connects to the service's target
-// directly, skipping tor. All the while a friend's genuine call must still connect, the callee's
-// memory stays bounded, and the callee reports what it refused (printed as JSON and written to
-// hostile-report.json).
+// call, replays one record over and over, floods records and stops reading; and a local user
+// connects to the service's target directly, skipping tor. All the while a friend's genuine call
+// must still connect, the callee's memory stays bounded, and the callee reports what it refused
+// (printed as JSON and written to hostile-report.json).
 #include "../testnet/TestnetEnv.h"
 #include "call/CallEngine.h"
 #include "media/NullBackend.h"
