@@ -487,9 +487,6 @@ private slots:
         friendCallConnects();
     }
 
-    // An abusive contact in a genuine call floods records far beyond the agreed rate and stops
-    // reading. Before the fix every record was opened and its frames kept; now those beyond the
-    // rate are dropped unopened, and the callee's memory stays bounded.
     // An abusive contact in a genuine call sends one authentic record again and again, within the
     // record rate. Each copy is dropped and counted, the link stays up, and none reaches the log
     // at warning level. Before the fix every copy logged a warning, so a contact could write
@@ -517,6 +514,9 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(victim_->callState(), CallState::Idle, 15000);
     }
 
+    // An abusive contact in a genuine call floods records far beyond the agreed rate and stops
+    // reading. Before the fix every record was opened and its frames kept; now those beyond the
+    // rate are dropped unopened, and the callee's memory stays bounded.
     void recordFloodAndStoppedReadingAreBounded() {
         AbusiveCall call;
         abusiveCall(call);
