@@ -10,7 +10,8 @@ namespace onionvoice::net {
 
 LinkPool::LinkPool(LinkPoolConfig config, QObject* parent)
     : QObject(parent)
-    , config_(std::move(config)) {
+    , config_(std::move(config))
+    , budget_(config_.dialsPerLink * config_.links, config_.dialRefillPerLink / config_.links) {
     Q_ASSERT(config_.links > 0 && config_.links <= 256);
     slots_.resize(std::size_t(config_.links));
     for (std::size_t i = 0; i < slots_.size(); ++i) {
@@ -109,15 +110,32 @@ void LinkPool::open(std::uint8_t slot) {
     s.hedge->stop();
     discard(s.current);
     discard(s.second);
+    if (!budget_.take(std::chrono::steady_clock::now())) {
+        deferDial(slot);
+        return;
+    }
     s.current = dial(slot);
     if (peer_ == Peer::Reached)
         s.hedge->start(config_.hedgeDelay);
+}
+
+void LinkPool::deferDial(std::uint8_t slot) {
+    if (pace_ == Pace::Free) {
+        pace_ = Pace::Rationed;
+        qCWarning(lcNet) << "links keep breaking: from now on one is dialled again every"
+                         << (config_.dialRefillPerLink / config_.links).count() << "ms at most";
+    }
+    const auto wait = budget_.untilNext(std::chrono::steady_clock::now());
+    slots_[slot].retry->start(std::chrono::ceil<std::chrono::milliseconds>(wait));
 }
 
 void LinkPool::openSecond(std::uint8_t slot) {
     Slot& s = slots_[slot];
     if (activity_ != Activity::Running || s.second.link || !s.current.link ||
         s.current.link->state() == OnionLink::State::Open)
+        return;
+    // A second attempt is a help, not a need: none while dials are rationed.
+    if (!budget_.take(std::chrono::steady_clock::now()))
         return;
     qCInfo(lcNet) << "link in slot" << slot << "slow to open: a second attempt beside it";
     s.second = dial(slot);
@@ -134,8 +152,8 @@ LinkPool::Attempt LinkPool::dial(std::uint8_t slot) {
     connect(link, &OnionLink::recordReceived, this,
             [this, slot](const QByteArray& record) { emit recordReceived(slot, record); });
     connect(link, &OnionLink::failed, this,
-            [this, slot, link](OnionLink::Failure, const QString& reason) {
-                onFailed(slot, link, reason);
+            [this, slot, link](OnionLink::Failure failure, const QString& reason) {
+                onFailed(slot, link, failure, reason);
             });
     // A test relay's port for the slot, or tor's SOCKS port as it is now.
     const SocksEndpoint socks = slot < config_.slotSocks.size() ? config_.slotSocks[slot]
@@ -161,9 +179,14 @@ void LinkPool::onOpened(std::uint8_t slot, OnionLink* link) {
     emit linkUp(slot);
 }
 
-void LinkPool::onFailed(std::uint8_t slot, OnionLink* link, const QString& reason) {
+void LinkPool::onFailed(std::uint8_t slot, OnionLink* link, OnionLink::Failure failure,
+                        const QString& reason) {
     Slot& s = slots_[slot];
     qCInfo(lcNet) << "link in slot" << slot << "down:" << reason;
+    // Tor's SOCKS port was not there (tor restarting, or not ready: port 0): no circuit was asked
+    // for, and retries every replaceDelay until tor is back must not spend the budget.
+    if (failure == OnionLink::Failure::ProxyUnreachable)
+        budget_.giveBack();
     // While the other attempt of the slot is still under way, the slot is not down yet.
     if (link == s.second.link) {
         discard(s.second);

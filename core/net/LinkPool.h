@@ -4,6 +4,7 @@
 // stays.
 #pragma once
 
+#include "DialBudget.h"
 #include "OnionLink.h"
 
 #include <QObject>
@@ -48,6 +49,13 @@ struct LinkPoolConfig {
     // breaks sooner waits replaceDelay, so a peer that closes every link cannot make us redial
     // in a loop.
     std::chrono::milliseconds workingAfter{5000};
+    // Circuits the pool may ask for (DialBudget): dialsPerLink × links at once, then one more
+    // every dialRefillPerLink / links, i.e. each link rebuilt once a minute on average. The burst
+    // is sized for a relay's death (tests/faults relay_kill): every link dialled again, and until
+    // tor's stuck introduction state is purged, each slot retried every replaceDelay for up to
+    // about 10 s, with second attempts beside the slow ones.
+    int dialsPerLink = 10;
+    std::chrono::milliseconds dialRefillPerLink{60000};
 };
 
 class LinkPool : public QObject {
@@ -96,13 +104,19 @@ private:
     void open(std::uint8_t slot);
     void openSecond(std::uint8_t slot);
     Attempt dial(std::uint8_t slot);
+    // Waits for the budget's next dial before the slot is dialled again.
+    void deferDial(std::uint8_t slot);
     void onOpened(std::uint8_t slot, OnionLink* link);
-    void onFailed(std::uint8_t slot, OnionLink* link, const QString& reason);
+    void onFailed(std::uint8_t slot, OnionLink* link, OnionLink::Failure failure,
+                  const QString& reason);
     static void discard(Attempt& attempt);
     // Open for workingAfter: it broke, it did not fail to work.
     bool wasWorking(const Attempt& attempt) const;
 
     LinkPoolConfig config_;
+    DialBudget budget_;
+    enum class Pace { Free, Rationed }; // Rationed once the budget ran out the first time
+    Pace pace_ = Pace::Free;
     std::vector<Slot> slots_;
     enum class Activity { Stopped, Running };
     Activity activity_ = Activity::Stopped;

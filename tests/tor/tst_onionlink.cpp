@@ -1,5 +1,6 @@
 // Unit tests of OnionLink, LinkListener and LinkPool against a scripted SOCKS5 server that plays
 // tor's SOCKS port (and, once connected, the remote peer).
+#include "net/DialBudget.h"
 #include "net/LinkListener.h"
 #include "net/LinkPool.h"
 #include "net/OnionLink.h"
@@ -37,6 +38,7 @@ public:
     Behaviour behaviour = Behaviour::Accept;
     int replyCode = 0;
     std::set<std::size_t> silent; // sessions (by order of arrival) that get no answer at all
+    bool closeOnceOpen = false;   // the peer closes each link right after it opened
     QTcpServer server;
     std::vector<std::unique_ptr<Session>> sessions;
 
@@ -95,6 +97,10 @@ public:
             answer += QByteArray("\x00\x01\x00\x00\x00\x00\x00\x00", 8);
             s->socket->write(answer);
             s->step = 3;
+            if (closeOnceOpen) {
+                s->socket->disconnectFromHost();
+                return;
+            }
         }
         if (s->step == 3) {
             s->received += s->in;
@@ -458,6 +464,102 @@ private slots:
         QCOMPARE(socks.sessions.size(), std::size_t(1)); // not dialled again yet
         QTRY_COMPARE_WITH_TIMEOUT(up.size(), 2, 20000);  // but after replaceDelay
         QCOMPARE(socks.sessions.size(), std::size_t(2));
+    }
+
+    // Attack: a callee closes every link as soon as it is open (or once it has worked: either way
+    // the link counts as working here, workingAfter 0), and each was dialled again at once. Before
+    // the fix every close cost a new circuit, hundreds a second here; now the pool dials its
+    // budget and then waits for it to come back.
+    void poolRationsDialsWhenThePeerKeepsClosingLinks() {
+        ScriptedSocks socks;
+        socks.closeOnceOpen = true;
+        LinkPoolConfig config = poolConfig(socks, 4);
+        config.workingAfter = 0ms;
+        config.dialsPerLink = 2;          // 8 dials at once
+        config.dialRefillPerLink = 2400s; // one back every 10 minutes: none within the test
+        LinkPool pool(config);
+        QSignalSpy down(&pool, &LinkPool::linkDown);
+        pool.start();
+        QTRY_VERIFY(socks.sessions.size() >= 8);
+        QTRY_COMPARE(down.size(), 8);
+        QTest::qWait(500);
+        QCOMPARE(socks.sessions.size(), std::size_t(8));
+        QCOMPARE(down.size(), 8);
+    }
+
+    void rationedDialsComeBack() {
+        ScriptedSocks socks;
+        socks.closeOnceOpen = true;
+        LinkPoolConfig config = poolConfig(socks, 4);
+        config.workingAfter = 0ms;
+        config.dialsPerLink = 2;
+        config.dialRefillPerLink = 800ms; // one back every 200 ms
+        LinkPool pool(config);
+        pool.start();
+        QTRY_VERIFY(socks.sessions.size() >= 8);
+        socks.closeOnceOpen = false; // the peer behaves again: every slot opens in time
+        QTRY_COMPARE_WITH_TIMEOUT(pool.openCount(), 4, 20000);
+    }
+
+    // Fault: tor restarts, so its SOCKS port is 0 (not ready) or gone for a while, and every slot
+    // is retried every replaceDelay. Those attempts reach no tor and build no circuit: they must
+    // not spend the budget, or the call would come back at the rationed pace.
+    void dialsThatReachNoTorAreFree_data() {
+        QTest::addColumn<bool>("portZero");
+        QTest::newRow("port 0") << true;
+        QTest::newRow("closed port") << false;
+    }
+
+    void dialsThatReachNoTorAreFree() {
+        QFETCH(bool, portZero);
+        quint16 closedPort = 0;
+        if (!portZero) {
+            QTcpServer gone;
+            gone.listen(QHostAddress::LocalHost);
+            closedPort = gone.serverPort();
+        }
+        ScriptedSocks socks;
+        bool torUp = false;
+        LinkPoolConfig config = poolConfig(socks, 2);
+        config.socksFor = [&](std::uint8_t) {
+            return torUp ? socks.endpoint()
+                         : SocksEndpoint{QHostAddress(QHostAddress::LocalHost), closedPort};
+        };
+        config.replaceDelay = 10ms;
+        config.dialsPerLink = 1;
+        config.dialRefillPerLink = 1200s;
+        LinkPool pool(config);
+        QSignalSpy down(&pool, &LinkPool::linkDown);
+        pool.start();
+        QTRY_VERIFY(down.size() >= 10);
+        torUp = true;
+        QTRY_COMPARE(pool.openCount(), 2);
+        QCOMPARE(socks.sessions.size(), std::size_t(2));
+    }
+
+    void dialBudgetIsATokenBucket() {
+        using Clock = DialBudget::Clock;
+        const Clock::time_point t0{};
+        DialBudget budget(3, 10s);
+        QCOMPARE(budget.left(t0), 3);
+        for (int i = 0; i < 3; ++i)
+            QVERIFY(budget.take(t0 + 1s));
+        QVERIFY(!budget.take(t0 + 1s));
+        QVERIFY(budget.untilNext(t0 + 1s) == 10s); // counted from the first dial of the burst
+        QVERIFY(budget.untilNext(t0 + 4s) == 7s);
+        QVERIFY(!budget.take(t0 + 10s));
+        QVERIFY(budget.take(t0 + 11s));
+        QVERIFY(!budget.take(t0 + 11s));
+        QVERIFY(budget.untilNext(t0 + 11s) == 10s);
+        QCOMPARE(budget.left(t0 + 31s), 2);
+        budget.giveBack();
+        QCOMPARE(budget.left(t0 + 31s), 3);
+        // A full bucket stays at its burst however long it waits.
+        QVERIFY(budget.take(t0 + 1000s));
+        QCOMPARE(budget.left(t0 + 5000s), 3);
+        for (int i = 0; i < 3; ++i)
+            QVERIFY(budget.take(t0 + 5000s));
+        QVERIFY(!budget.take(t0 + 5000s));
     }
 
     void poolDialsInStages() {
