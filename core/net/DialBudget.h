@@ -25,6 +25,7 @@ public:
     // How long from `now` until take() succeeds; zero while a dial is left.
     Clock::duration untilNext(Clock::time_point now) const;
     int left(Clock::time_point now) const;
+    Clock::duration refillEvery() const { return refillEvery_; }
 
 private:
     int burst_;

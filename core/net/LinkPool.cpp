@@ -8,11 +8,22 @@
 
 namespace onionvoice::net {
 
+namespace {
+
+DialBudget budgetFor(const LinkPoolConfig& config) {
+    Q_ASSERT(config.links > 0 && config.links <= 256 && config.dialsPerLink > 0);
+    return DialBudget(
+        config.dialsPerLink * config.links,
+        std::chrono::duration_cast<DialBudget::Clock::duration>(config.dialRefillPerLink) /
+            config.links);
+}
+
+} // namespace
+
 LinkPool::LinkPool(LinkPoolConfig config, QObject* parent)
     : QObject(parent)
     , config_(std::move(config))
-    , budget_(config_.dialsPerLink * config_.links, config_.dialRefillPerLink / config_.links) {
-    Q_ASSERT(config_.links > 0 && config_.links <= 256);
+    , budget_(budgetFor(config_)) {
     slots_.resize(std::size_t(config_.links));
     for (std::size_t i = 0; i < slots_.size(); ++i) {
         const auto slot = std::uint8_t(i);
@@ -122,8 +133,10 @@ void LinkPool::open(std::uint8_t slot) {
 void LinkPool::deferDial(std::uint8_t slot) {
     if (pace_ == Pace::Free) {
         pace_ = Pace::Rationed;
-        qCWarning(lcNet) << "links keep breaking: from now on one is dialled again every"
-                         << (config_.dialRefillPerLink / config_.links).count() << "ms at most";
+        qCWarning(lcNet)
+            << "links keep breaking: while the dial budget is spent, one link is"
+            << "dialled every"
+            << std::chrono::ceil<std::chrono::milliseconds>(budget_.refillEvery()).count() << "ms";
     }
     const auto wait = budget_.untilNext(std::chrono::steady_clock::now());
     slots_[slot].retry->start(std::chrono::ceil<std::chrono::milliseconds>(wait));
@@ -134,8 +147,10 @@ void LinkPool::openSecond(std::uint8_t slot) {
     if (activity_ != Activity::Running || s.second.link || !s.current.link ||
         s.current.link->state() == OnionLink::State::Open)
         return;
-    // A second attempt is a help, not a need: none while dials are rationed.
-    if (!budget_.take(std::chrono::steady_clock::now()))
+    // A second attempt is a help, not a need: only while the budget could still dial every slot
+    // again, so that it never takes the dial a slot that is down waits for.
+    const auto now = std::chrono::steady_clock::now();
+    if (budget_.left(now) <= config_.links || !budget_.take(now))
         return;
     qCInfo(lcNet) << "link in slot" << slot << "slow to open: a second attempt beside it";
     s.second = dial(slot);
@@ -183,8 +198,10 @@ void LinkPool::onFailed(std::uint8_t slot, OnionLink* link, OnionLink::Failure f
                         const QString& reason) {
     Slot& s = slots_[slot];
     qCInfo(lcNet) << "link in slot" << slot << "down:" << reason;
-    // Tor's SOCKS port was not there (tor restarting, or not ready: port 0): no circuit was asked
-    // for, and retries every replaceDelay until tor is back must not spend the budget.
+    // Tor's SOCKS port was not there (tor restarting, or not ready: port 0): no CONNECT reached
+    // tor, so no circuit was asked for, and retries every replaceDelay until tor is back must not
+    // spend the budget. A port that dropped us during the SOCKS exchange may have had our CONNECT
+    // (ProxyDropped): that attempt stays spent.
     if (failure == OnionLink::Failure::ProxyUnreachable)
         budget_.giveBack();
     // While the other attempt of the slot is still under way, the slot is not down yet.

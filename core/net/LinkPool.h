@@ -50,10 +50,10 @@ struct LinkPoolConfig {
     // in a loop.
     std::chrono::milliseconds workingAfter{5000};
     // Circuits the pool may ask for (DialBudget): dialsPerLink × links at once, then one more
-    // every dialRefillPerLink / links, i.e. each link rebuilt once a minute on average. The burst
-    // is sized for a relay's death (tests/faults relay_kill): every link dialled again, and until
-    // tor's stuck introduction state is purged, each slot retried every replaceDelay for up to
-    // about 10 s, with second attempts beside the slow ones.
+    // every dialRefillPerLink / links, i.e. each link rebuilt once a minute on average. A relay's
+    // death (tests/faults relay_kill, eight runs) took at most 32 dials, the 12 of the call's start
+    // included: every link dialled again, failed attempts retried until tor's stuck introduction
+    // state was purged, second attempts beside the slow ones. The burst leaves room for more.
     int dialsPerLink = 10;
     std::chrono::milliseconds dialRefillPerLink{60000};
 };
@@ -70,7 +70,8 @@ public:
 
     // Closes the slot's link and opens a replacement, e.g. when the engine's link monitor finds
     // the link silent although its TCP stream is still open, or a record on it was garbled: at
-    // once if the link had been working, after replaceDelay otherwise (as for a broken link).
+    // once if the link had been working, after replaceDelay otherwise (as for a broken link);
+    // later while the dial budget is spent.
     void replace(std::uint8_t slot);
 
     const LinkPoolConfig& config() const { return config_; }
@@ -84,7 +85,8 @@ public:
 
 signals:
     void linkUp(std::uint8_t slot);
-    // A slot's link broke or could not be opened; a replacement is on its way.
+    // A slot's link broke or could not be opened; a replacement is on its way (once the dial
+    // budget allows).
     void linkDown(std::uint8_t slot, const QString& reason);
     void recordReceived(std::uint8_t slot, const QByteArray& record);
 
@@ -115,7 +117,7 @@ private:
 
     LinkPoolConfig config_;
     DialBudget budget_;
-    enum class Pace { Free, Rationed }; // Rationed once the budget ran out the first time
+    enum class Pace { Free, Rationed }; // Rationed from the budget's first refusal (logged once)
     Pace pace_ = Pace::Free;
     std::vector<Slot> slots_;
     enum class Activity { Stopped, Running };

@@ -50,14 +50,21 @@ void OnionLink::attach(QTcpSocket* socket) {
     if (socket_->state() == QAbstractSocket::ConnectedState)
         applySocketOptions();
     connect(socket_, &QTcpSocket::readyRead, this, &OnionLink::onReadyRead);
-    connect(socket_, &QTcpSocket::disconnected, this, [this] {
-        fail(state_ == State::Open ? Failure::Closed : Failure::ProxyUnreachable,
-             QStringLiteral("the connection was closed"));
-    });
-    connect(socket_, &QTcpSocket::errorOccurred, this, [this](QAbstractSocket::SocketError) {
-        fail(state_ == State::Open ? Failure::Closed : Failure::ProxyUnreachable,
-             socket_->errorString());
-    });
+    connect(socket_, &QTcpSocket::disconnected, this,
+            [this] { fail(lossFailure(), QStringLiteral("the connection was closed")); });
+    connect(socket_, &QTcpSocket::errorOccurred, this,
+            [this](QAbstractSocket::SocketError) { fail(lossFailure(), socket_->errorString()); });
+}
+
+OnionLink::Failure OnionLink::lossFailure() const {
+    switch (state_) {
+    case State::Open:
+        return Failure::Closed;
+    case State::Negotiating:
+        return Failure::ProxyDropped;
+    default:
+        return Failure::ProxyUnreachable;
+    }
 }
 
 void OnionLink::connectToOnion(const SocksEndpoint& socks, const QString& onionHost, quint16 port,

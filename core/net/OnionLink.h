@@ -27,7 +27,8 @@ public:
     Q_ENUM(State)
     enum class Failure {
         None,
-        ProxyUnreachable, // tor's SOCKS port refused or dropped the TCP connection
+        ProxyUnreachable, // tor's SOCKS port refused the TCP connection (nobody listening)
+        ProxyDropped,     // tor's SOCKS port dropped the connection during the SOCKS exchange
         SocksAuthRefused, // tor did not accept username/password authentication
         SocksReply,       // tor answered the CONNECT with an error code (socksReplyCode())
         ProtocolError,    // the SOCKS answer made no sense
@@ -73,6 +74,9 @@ signals:
 private:
     void setState(State state);
     void fail(Failure failure, const QString& text, int socksReply = 0);
+    // What the socket's loss means now: the peer's stream closed, or tor's port gone before or
+    // during the SOCKS exchange (after CONNECT tor may already be building a circuit).
+    Failure lossFailure() const;
     void attach(QTcpSocket* socket);
     void applySocketOptions();
     void onConnected();

@@ -23,7 +23,8 @@ const QString kHost =
 
 class ScriptedSocks : public QObject {
 public:
-    enum class Behaviour { Accept, Reply, Silent, RefuseMethod, RefuseAuth };
+    // DropAfterConnect: closes the connection once the CONNECT request is in, without an answer.
+    enum class Behaviour { Accept, Reply, Silent, RefuseMethod, RefuseAuth, DropAfterConnect };
 
     struct Session {
         QTcpSocket* socket = nullptr;
@@ -90,6 +91,10 @@ public:
             s->port =
                 quint16(std::uint8_t(s->in.at(5 + len)) << 8 | std::uint8_t(s->in.at(6 + len)));
             s->in.remove(0, 7 + len);
+            if (behaviour == Behaviour::DropAfterConnect) {
+                s->socket->disconnectFromHost();
+                return;
+            }
             const char code = char(behaviour == Behaviour::Reply ? replyCode : 0);
             // Tor answers with an IPv4 address; a first record follows in the same segment.
             QByteArray answer("\x05", 1);
@@ -217,6 +222,8 @@ private slots:
                                       << int(OnionLink::Failure::SocksAuthRefused);
         QTest::newRow("auth refused") << int(ScriptedSocks::Behaviour::RefuseAuth)
                                       << int(OnionLink::Failure::SocksAuthRefused);
+        QTest::newRow("dropped after CONNECT") << int(ScriptedSocks::Behaviour::DropAfterConnect)
+                                               << int(OnionLink::Failure::ProxyDropped);
     }
 
     void refusalsAndTimeouts() {
@@ -476,6 +483,7 @@ private slots:
         LinkPoolConfig config = poolConfig(socks, 4);
         config.workingAfter = 0ms;
         config.dialsPerLink = 2;          // 8 dials at once
+        config.hedgeDelay = 3600s;        // no second attempts, however slow the machine
         config.dialRefillPerLink = 2400s; // one back every 10 minutes: none within the test
         LinkPool pool(config);
         QSignalSpy down(&pool, &LinkPool::linkDown);
@@ -494,6 +502,7 @@ private slots:
         config.workingAfter = 0ms;
         config.dialsPerLink = 2;
         config.dialRefillPerLink = 800ms; // one back every 200 ms
+        config.hedgeDelay = 3600s;
         LinkPool pool(config);
         pool.start();
         QTRY_VERIFY(socks.sessions.size() >= 8);
@@ -528,6 +537,7 @@ private slots:
         config.replaceDelay = 10ms;
         config.dialsPerLink = 1;
         config.dialRefillPerLink = 1200s;
+        config.hedgeDelay = 3600s;
         LinkPool pool(config);
         QSignalSpy down(&pool, &LinkPool::linkDown);
         pool.start();
@@ -535,6 +545,53 @@ private slots:
         torUp = true;
         QTRY_COMPARE(pool.openCount(), 2);
         QCOMPARE(socks.sessions.size(), std::size_t(2));
+    }
+
+    // A peer refusing our introductions (tor answers 0xF2 after building circuits for the attempt)
+    // or tor dropping us after the CONNECT: those attempts may have built circuits and stay spent.
+    void dialsTorMayHaveActedOnAreSpent_data() {
+        QTest::addColumn<int>("behaviour");
+        QTest::newRow("introduction failed") << int(ScriptedSocks::Behaviour::Reply);
+        QTest::newRow("dropped after CONNECT") << int(ScriptedSocks::Behaviour::DropAfterConnect);
+    }
+
+    void dialsTorMayHaveActedOnAreSpent() {
+        QFETCH(int, behaviour);
+        ScriptedSocks socks;
+        socks.behaviour = ScriptedSocks::Behaviour(behaviour);
+        socks.replyCode = 0xF2;
+        LinkPoolConfig config = poolConfig(socks, 2);
+        config.replaceDelay = 10ms;
+        config.hedgeDelay = 3600s;
+        config.dialsPerLink = 3;
+        config.dialRefillPerLink = 1200s;
+        LinkPool pool(config);
+        QSignalSpy down(&pool, &LinkPool::linkDown);
+        pool.start();
+        QTRY_COMPARE(down.size(), 6);
+        QTest::qWait(300);
+        QCOMPARE(socks.sessions.size(), std::size_t(6));
+    }
+
+    // A second attempt beside a slow one never takes the dial that a slot which is down waits for:
+    // none once the budget could not dial every slot again.
+    void noSecondAttemptOnTheLastDials() {
+        ScriptedSocks socks;
+        socks.silent = {1}; // the first attempt of slot 1 hangs
+        LinkPoolConfig config = poolConfig(socks, 2);
+        config.connectTimeout = 600s;
+        config.relinkTimeout = 600s;
+        config.hedgeDelay = 50ms;
+        config.dialsPerLink = 2; // 4 dials: after the first two, only the 2 that every slot needs
+        config.dialRefillPerLink = 1200s;
+        LinkPool pool(config);
+        pool.start(1);
+        QTRY_COMPARE(pool.openCount(), 1);
+        pool.start();
+        QTRY_COMPARE(socks.sessions.size(), std::size_t(2));
+        QTest::qWait(300);
+        QCOMPARE(socks.sessions.size(), std::size_t(2));
+        QCOMPARE(pool.openCount(), 1);
     }
 
     void dialBudgetIsATokenBucket() {
@@ -547,13 +604,16 @@ private slots:
         QVERIFY(!budget.take(t0 + 1s));
         QVERIFY(budget.untilNext(t0 + 1s) == 10s); // counted from the first dial of the burst
         QVERIFY(budget.untilNext(t0 + 4s) == 7s);
-        QVERIFY(!budget.take(t0 + 10s));
-        QVERIFY(budget.take(t0 + 11s));
-        QVERIFY(!budget.take(t0 + 11s));
-        QVERIFY(budget.untilNext(t0 + 11s) == 10s);
-        QCOMPARE(budget.left(t0 + 31s), 2);
+        // What accrued beyond the whole dials counts towards the next one.
+        QVERIFY(budget.take(t0 + 15s));
+        QVERIFY(budget.untilNext(t0 + 15s) == 6s);
+        QVERIFY(!budget.take(t0 + 20s));
+        QVERIFY(budget.take(t0 + 21s));
+        QVERIFY(!budget.take(t0 + 21s));
+        QVERIFY(budget.untilNext(t0 + 21s) == 10s);
+        QCOMPARE(budget.left(t0 + 41s), 2);
         budget.giveBack();
-        QCOMPARE(budget.left(t0 + 31s), 3);
+        QCOMPARE(budget.left(t0 + 41s), 3);
         // A full bucket stays at its burst however long it waits.
         QVERIFY(budget.take(t0 + 1000s));
         QCOMPARE(budget.left(t0 + 5000s), 3);
