@@ -1,7 +1,7 @@
 // The n links of a call to one peer: opened with staggered starts, each in its own slot with its
 // own SOCKS isolation key (hence its own rendezvous circuit), and replaced when one breaks. A slow
 // replacement gets a second attempt on fresh circuits beside it; the first of the two to open
-// stays.
+// stays. A DialBudget bounds how many circuits all this asks tor for.
 #pragma once
 
 #include "DialBudget.h"
