@@ -2,9 +2,10 @@
 // build a rendezvous circuit, and a peer decides when our links break: without a bound, a callee
 // that closes each link once it has worked makes us build circuits without end, each with a fresh
 // middle relay after our layer-2 one (a chance for a relay of the peer's to see which layer-2
-// relay we use, a step towards our guard), and loads the network. With the bound, a burst covers what real faults need (a
-// relay carrying every link dies: each slot dialled again, and a second attempt beside the slow
-// ones), and beyond it the pool dials at a steady pace however often links break.
+// relay we use, a step towards our guard), and loads the network. With the bound, a burst covers
+// what real faults need (a relay carrying every link dies: each slot dialled again, and a second
+// attempt beside the slow ones), and beyond it the pool dials at a steady pace however often links
+// break.
 #pragma once
 
 #include <chrono>
