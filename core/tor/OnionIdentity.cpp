@@ -2,6 +2,7 @@
 #include "OnionIdentity.h"
 
 #include "OnionAddress.h"
+#include "PrivateFile.h"
 
 #include <QDir>
 #include <QFile>
@@ -119,6 +120,7 @@ bool OnionIdentity::save(const QString& path, QString* error) const {
             QStringLiteral("Cannot write the identity file %1: %2").arg(path, file.errorString());
         return false;
     }
+    syncDirectoryEntry(path);
     return true;
 }
 

@@ -1,13 +1,38 @@
-// QSaveFile with owner-only permissions.
+// QSaveFile with owner-only permissions, the directory entry synced after it.
 #include "PrivateFile.h"
+
+#include "TorLog.h"
 
 #include <QDir>
 #include <QFileInfo>
 #include <QSaveFile>
+#include <cerrno>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 namespace onionvoice::tor {
+
+namespace {
+
+// A directory opened to be synced, closed when it goes out of scope.
+class OpenDirectory {
+public:
+    explicit OpenDirectory(const QByteArray& path)
+        : fd_(::open(path.constData(), O_RDONLY | O_DIRECTORY | O_CLOEXEC)) {}
+    ~OpenDirectory() {
+        if (fd_ >= 0)
+            ::close(fd_);
+    }
+    OpenDirectory(const OpenDirectory&) = delete;
+    OpenDirectory& operator=(const OpenDirectory&) = delete;
+    bool sync() const { return fd_ >= 0 && ::fsync(fd_) == 0; }
+
+private:
+    int fd_;
+};
+
+} // namespace
 
 bool writePrivateFile(const QString& path, const QByteArray& content, QString* error) {
     QSaveFile file(path);
@@ -17,7 +42,17 @@ bool writePrivateFile(const QString& path, const QByteArray& content, QString* e
         *error = QStringLiteral("cannot write %1: %2").arg(path, file.errorString());
         return false;
     }
+    syncDirectoryEntry(path);
     return true;
+}
+
+void syncDirectoryEntry(const QString& path) {
+    const OpenDirectory directory(QFile::encodeName(QFileInfo(path).absolutePath()));
+    if (directory.sync())
+        return;
+    const int why = errno;
+    qCWarning(lcTor) << "cannot sync the directory of" << QFileInfo(path).fileName() << ":"
+                     << qt_error_string(why);
 }
 
 namespace {

@@ -8,8 +8,15 @@
 
 namespace onionvoice::tor {
 
-// Returns false with a reason in *error; the previous file is then untouched.
+// Returns false with a reason in *error; the previous file is then untouched. On success the new
+// content and its name are on disk (syncDirectoryEntry).
 bool writePrivateFile(const QString& path, const QByteArray& content, QString* error);
+
+// After a QSaveFile commit: QSaveFile syncs the file's data before it gives the file its name,
+// but not the directory that holds the name, so a power cut soon after could bring back the old
+// file, or none (a first identity key lost: a new onion address at the next start, unknown to
+// every contact). A failure is logged only: the file itself is complete and in place.
+void syncDirectoryEntry(const QString& path);
 
 // Creates the directory with mode 0700 if it does not exist, and makes our own existing one 0700.
 // Returns false with a reason when it belongs to another user (or is no directory), or when
