@@ -136,7 +136,8 @@ private slots:
         QProcess cli;
         cli.setProcessEnvironment(tracedEnvironment());
         cli.setProcessChannelMode(QProcess::ForwardedErrorChannel);
-        cli.start(strace, QStringList{"-f", "-y", "-o", trace, "-e",
+        // The main thread saves; tracing it alone keeps each call on one line of the trace.
+        cli.start(strace, QStringList{"-y", "-o", trace, "-e",
                                       "trace=linkat,rename,renameat,renameat2,fsync,fdatasync",
                                       ONIONVOICE_CLI} +
                               command + QStringList{"--data-dir", dir});
