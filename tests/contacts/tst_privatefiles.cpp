@@ -1,3 +1,6 @@
+// The data directory's files as onionvoice-cli writes them, seen through strace: never readable by
+// others on the way, and on disk, name included, once saved (savedFilesReachTheDisk).
+//
 // Attack on the identity file by another local user: `onionvoice-cli id --data-dir DIR` on an
 // existing directory anyone may enter (0755). QSaveFile writes through a temporary file that it
 // narrows to 0600 only after creating it; where the file system has no O_TMPFILE (NFS, overlayfs
