@@ -13,19 +13,18 @@ DialBudget::DialBudget(int burst, Clock::duration refillEvery)
     assert(burst > 0 && refillEvery > Clock::duration::zero());
 }
 
+std::int64_t DialBudget::accrued(Clock::time_point now) const {
+    return left_ >= burst_ ? 0 : (now - accruingSince_) / refillEvery_;
+}
+
 int DialBudget::left(Clock::time_point now) const {
-    if (left_ >= burst_)
-        return burst_;
-    const auto accrued = (now - accruingSince_) / refillEvery_;
-    return int(std::min<decltype(accrued)>(burst_, left_ + accrued));
+    return int(std::min<std::int64_t>(burst_, left_ + accrued(now)));
 }
 
 bool DialBudget::take(Clock::time_point now) {
-    if (left_ < burst_) {
-        const auto accrued = (now - accruingSince_) / refillEvery_;
-        left_ = left(now);
-        accruingSince_ += accrued * refillEvery_;
-    }
+    const std::int64_t back = accrued(now);
+    left_ = left(now);
+    accruingSince_ += back * refillEvery_;
     if (left_ == 0)
         return false;
     if (left_ == burst_)

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 
 namespace onionvoice::net {
 
@@ -29,6 +30,9 @@ public:
     Clock::duration refillEvery() const { return refillEvery_; }
 
 private:
+    // Whole dials come back since accruingSince_ (none while the bucket is full).
+    std::int64_t accrued(Clock::time_point now) const;
+
     int burst_;
     Clock::duration refillEvery_;
     int left_;
