@@ -185,6 +185,14 @@ void TorLauncher::setState(State state) {
     emit stateChanged(state);
 }
 
+// Once tor has died, anyone on this machine may bind its SOCKS port; a link dialled there would
+// hand them the peer's onion address and our stream credentials. Until the next tor reports its
+// own port, socksPort() is 0 and dials fail as "no tor".
+void TorLauncher::forgetProcess() {
+    controller_.disconnectFromTor();
+    socksPort_ = 0;
+}
+
 void TorLauncher::failPermanently(const QString& reason) {
     qCWarning(lcTor).noquote() << "tor failed:" << reason;
     failureReason_ = reason;
@@ -192,7 +200,7 @@ void TorLauncher::failPermanently(const QString& reason) {
     restartTimer_.stop();
     // Failed first: the exit of the process stopped below is then expected, not a new failure.
     setState(State::Failed);
-    controller_.disconnectFromTor();
+    forgetProcess();
     if (process_.state() != QProcess::NotRunning) {
         process_.kill();
         process_.waitForFinished(int(kStopTimeout.count()));
@@ -431,7 +439,7 @@ void TorLauncher::onProcessFinished(int exitCode, QProcess::ExitStatus status) {
 
 void TorLauncher::handleFailure(const QString& reason) {
     pollTimer_.stop();
-    controller_.disconnectFromTor();
+    forgetProcess();
     ++consecutiveFailures_;
     if (consecutiveFailures_ > config_.maxConsecutiveFailures) {
         failPermanently(QStringLiteral("tor failed %1 times in a row; last failure: %2")
@@ -453,7 +461,7 @@ void TorLauncher::stop() {
     restartTimer_.stop();
     const bool running = process_.state() != QProcess::NotRunning;
     setState(State::NotStarted);
-    controller_.disconnectFromTor();
+    forgetProcess();
     if (running) {
         process_.terminate();
         if (!process_.waitForFinished(int(kStopTimeout.count()))) {

@@ -68,6 +68,7 @@ public:
     const Bootstrap& bootstrap() const { return bootstrap_; }
     QString failureReason() const { return failureReason_; }
     TorController* controller() { return &controller_; }
+    // 0 while no live tor has reported its port (starting, restarting, stopped, failed).
     quint16 socksPort() const { return socksPort_; }
     qint64 processId() const { return process_.processId(); }
     QString torDirectory() const;
@@ -84,6 +85,7 @@ signals:
 private:
     void setState(State state);
     void failPermanently(const QString& reason);
+    void forgetProcess();
     void launchProcess();
     void pollControlPortFile();
     void onControllerConnected();

@@ -381,6 +381,32 @@ private slots:
         launcher.stop();
     }
 
+    // Attack: once tor has died, anyone on this machine may bind the port it listened on. A call
+    // that kept dialling the dead tor's SOCKS port while a new tor starts would hand them the
+    // peer's onion address; the old code kept reporting that port until the new tor answered.
+    void aDeadTorsSocksPortIsForgotten() {
+        QTemporaryDir dir;
+        ScriptedTorControl control;
+        TorLaunchConfig config;
+        config.dataDirectory = dir.path();
+        config.torExecutableSetting = writeScript(dir, QStringLiteral("fake-tor"), kControlPortTor);
+        config.restartBackoff = std::chrono::seconds(30);
+        TorLauncher launcher(config);
+        QSignalSpy restarts(&launcher, &TorLauncher::restarting);
+        launcher.start();
+        QTRY_COMPARE(launcher.socksPort(), quint16(9999));
+        ::kill(pid_t(launcher.processId()), SIGKILL);
+        QTRY_COMPARE(restarts.size(), 1);
+        QCOMPARE(launcher.socksPort(), quint16(0));
+        launcher.stop();
+        QCOMPARE(launcher.socksPort(), quint16(0));
+
+        launcher.start();
+        QTRY_COMPARE(launcher.socksPort(), quint16(9999));
+        launcher.stop();
+        QCOMPARE(launcher.socksPort(), quint16(0));
+    }
+
     void torThatCannotBeExecutedFailsWithReason() {
         QTemporaryDir dir;
         TorLaunchConfig config;
