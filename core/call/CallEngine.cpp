@@ -35,7 +35,6 @@ constexpr auto kReplayWindow = 2 * kMaxClockSkew + 1min;
 constexpr std::size_t kReplayCacheCapacity = 4096;
 // Callers whose ring rate is tracked (EngineConfig::defence); the quietest is forgotten first.
 constexpr std::size_t kRateLimitedCallers = 256;
-constexpr auto kLingerBeforeClose = 300ms; // lets the last records reach tor before closing
 
 EndReason endReasonFor(RefusalReason reason) {
     switch (reason) {

@@ -17,6 +17,7 @@
 #include <QPointer>
 #include <QTimer>
 #include <array>
+#include <chrono>
 #include <deque>
 #include <memory>
 #include <optional>
@@ -25,6 +26,10 @@ namespace onionvoice::call {
 
 // Closes a link (what it still has to send is flushed) and deletes it once control returns.
 void discard(net::OnionLink* link);
+// How long a link lives on after its last message (a refusal, a hang-up, the end of a call), so
+// that the message reaches tor before the stream closes. Ended calls and decoy rings both use it:
+// a caller must not tell them apart by when the stream closes.
+inline constexpr std::chrono::milliseconds kLingerBeforeClose{300};
 
 std::span<const std::uint8_t> bytesOf(const QByteArray& a);
 

@@ -10,14 +10,6 @@
 Q_DECLARE_LOGGING_CATEGORY(lcCall)
 
 namespace onionvoice::call {
-namespace {
-
-using namespace std::chrono_literals;
-
-constexpr auto kLingerBeforeClose = 300ms; // lets a refusal reach tor before closing
-
-} // namespace
-
 IncomingLinks::IncomingLinks(IncomingLimits limits, RefusalCounters& counters, QObject* parent)
     : QObject(parent)
     , limits_(limits)
@@ -69,9 +61,16 @@ void IncomingLinks::ringWithoutAnswer(net::OnionLink* link, std::chrono::millise
     ++counters_.decoyRings;
     decoys_.insert(link);
     link->sendRecord(encodeHandshake(Ringing{}));
+    // A real ring ends at the caller's first record, its Cancel or anything else, and its link
+    // closes a moment later without a word; a decoy that went on ringing would tell the caller
+    // that it is blocked, or that we are busy.
+    connect(link, &net::OnionLink::recordReceived, this, [this, link] {
+        if (decoys_.remove(link))
+            QTimer::singleShot(kLingerBeforeClose, link, [link] { discard(link); });
+    });
     QTimer::singleShot(ringTimeout, link, [this, link] {
-        decoys_.remove(link);
-        refuse(link, RefusalReason::NoAnswer);
+        if (decoys_.remove(link))
+            refuse(link, RefusalReason::NoAnswer);
     });
 }
 

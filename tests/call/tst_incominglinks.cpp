@@ -1,6 +1,6 @@
-// Unit test of IncomingLinks' bound on unproven links, over a real unix-socket LinkListener (the
-// listener behind the onion service): silent streams cannot pile up, and cannot keep a genuine
-// caller out.
+// Unit tests of IncomingLinks over a real unix-socket LinkListener (the listener behind the onion
+// service): silent streams cannot pile up, and cannot keep a genuine caller out; a decoy ring ends
+// as a real one does.
 #include "call/IncomingLinks.h"
 #include "multipath/Record.h"
 #include "net/LinkListener.h"
@@ -61,6 +61,51 @@ private slots:
         genuine.write(reinterpret_cast<const char*>(hello.data()), qint64(hello.size()));
         QTRY_COMPARE(hellos.size(), 1);
         QCOMPARE(counters.linksOverLimit, std::uint64_t(9));
+    }
+
+    // Attack: a blocked contact (or a stranger while we are busy) hears the decoy ring, then sends
+    // its Cancel, or any other record, and keeps its stream open. A real ring ends at that record
+    // and its stream closes a moment later; the decoy went on ringing until NoAnswer, 30 s later,
+    // which told the caller it was blocked, or that we were in a call.
+    void decoyRingEndsAtTheCallersRecordLikeARealOne_data() {
+        QTest::addColumn<QByteArray>("sent");
+        const SealedRecord cancel = encodeHandshake(Refusal{RefusalReason::Cancelled});
+        QTest::newRow("cancel") << QByteArray(reinterpret_cast<const char*>(cancel.data()),
+                                              qsizetype(cancel.size()));
+        QTest::newRow("garbage") << QByteArray(qsizetype(multipath::kRecordSize), '\x5a');
+    }
+
+    void decoyRingEndsAtTheCallersRecordLikeARealOne() {
+        QFETCH(QByteArray, sent);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("links.sock"));
+        net::LinkListener listener(multipath::kRecordSize);
+        QVERIFY2(listener.listenLocal(path), qPrintable(listener.errorString()));
+        RefusalCounters counters;
+        IncomingLinks incoming({60s, 32, 8}, counters);
+        connect(&listener, &net::LinkListener::linkAccepted, &incoming, &IncomingLinks::adopt);
+        connect(&incoming, &IncomingLinks::helloReceived, &incoming,
+                [&](net::OnionLink* link) { incoming.ringWithoutAnswer(link, 30s); });
+
+        const auto caller = tor::OnionIdentity::generate();
+        EphemeralKey e;
+        const SealedRecord hello = encodeHandshake(
+            makeHello(caller, tor::OnionIdentity::generate().address(), e, {32000, 40, 4, 4}, 0,
+                      std::chrono::milliseconds(QDateTime::currentMSecsSinceEpoch())));
+        QLocalSocket prober;
+        prober.connectToServer(path);
+        QVERIFY(prober.waitForConnected(5000));
+        prober.write(reinterpret_cast<const char*>(hello.data()), qint64(hello.size()));
+        QTRY_COMPARE(prober.bytesAvailable(), qint64(multipath::kRecordSize));
+        const QByteArray ringing = prober.readAll();
+        const auto decoded = decodeHandshake(
+            {reinterpret_cast<const std::uint8_t*>(ringing.data()), std::size_t(ringing.size())});
+        QVERIFY(decoded.message && std::holds_alternative<Ringing>(*decoded.message));
+        QCOMPARE(counters.decoyRings, std::uint64_t(1));
+
+        prober.write(sent);
+        QTRY_COMPARE_WITH_TIMEOUT(prober.state(), QLocalSocket::UnconnectedState, 5000);
+        QCOMPARE(prober.readAll(), QByteArray()); // no NoAnswer: a real ring says nothing more
     }
 };
 
