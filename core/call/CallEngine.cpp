@@ -78,6 +78,7 @@ CallEngine::CallEngine(EngineConfig config, QObject* parent)
     connect(&host_, &ServiceHost::torStateChanged, this, &CallEngine::torStateChanged);
     connect(&host_, &ServiceHost::serviceStateChanged, this, &CallEngine::serviceStateChanged);
     connect(&host_, &ServiceHost::linkAccepted, &incoming_, &IncomingLinks::adopt);
+    connect(&host_, &ServiceHost::torControlReady, this, &CallEngine::onTorControlReady);
     connect(&incoming_, &IncomingLinks::helloReceived, this, &CallEngine::onIncomingHello);
     connect(&incoming_, &IncomingLinks::joinReceived, this, &CallEngine::onJoin);
 }
@@ -96,8 +97,8 @@ bool CallEngine::start(QString* error) {
     const auto loaded = contacts_.load();
     if (!loaded.message.isEmpty())
         emit errorOccurred(loaded.message);
-    if (loaded.lost > 0 && config_.unknownCallers == UnknownCallers::Ring) {
-        // Entries were lost, blocks among them perhaps: fail closed until the user decides.
+    if (loaded.mayHaveLostEntries() && config_.unknownCallers == UnknownCallers::Ring) {
+        // Blocks may be lost with what could not be read: fail closed until the user decides.
         config_.unknownCallers = UnknownCallers::Refuse;
         emit errorOccurred(QStringLiteral("Some contacts could not be read, so callers who are "
                                           "not in your contacts are refused for now."));
@@ -245,6 +246,17 @@ void CallEngine::onPoolLinkDown(std::uint8_t slot) {
     }
     if (!call_->keys && slot == call_->controlSlot && !call_->hello.caller.isEmpty())
         end(EndReason::NetworkFailure); // the handshake link broke before the answer
+}
+
+// A tor started after a crash lacks the peer's client key: every relink to a contacts-only peer
+// would fail with "client authorization missing" until a rescue, which runs at most every 10
+// minutes, happened to add it again.
+void CallEngine::onTorControlReady() {
+    if (!call_ || call_->direction != CallDirection::Outgoing)
+        return;
+    if (const auto contact = contacts_.find(call_->peer))
+        restorePeerAuthorization(host_.launcher()->controller(), call_->peer,
+                                 contact->outboundAuthPrivateKey);
 }
 
 void CallEngine::onCallerHandshake(const HandshakeMessage& message) {

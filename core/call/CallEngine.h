@@ -115,6 +115,7 @@ private:
 
     void onPoolLinkUp(std::uint8_t slot);
     void onPoolLinkDown(std::uint8_t slot);
+    void onTorControlReady();
     void onRecord(std::uint8_t slot, const QByteArray& record);
     void onCallerHandshake(const HandshakeMessage& message);
 

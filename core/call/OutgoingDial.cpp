@@ -52,10 +52,15 @@ void dialHandshakeLink(net::LinkPool* pool, tor::TorController* controller, cons
     });
 }
 
+void restorePeerAuthorization(tor::TorController* controller, const QString& peer,
+                              const QByteArray& outboundAuthPrivateKey) {
+    authorize(controller, peer, outboundAuthPrivateKey, [] {});
+}
+
 void resetPeerState(tor::TorController* controller, const QString& peer,
                     const QByteArray& outboundAuthPrivateKey) {
     controller->send("SIGNAL NEWNYM");
-    authorize(controller, peer, outboundAuthPrivateKey, [] {});
+    restorePeerAuthorization(controller, peer, outboundAuthPrivateKey);
 }
 
 } // namespace onionvoice::call

@@ -26,6 +26,11 @@ net::LinkPool* createOutgoingPool(const OutgoingDialConfig& config, QObject* par
 void dialHandshakeLink(net::LinkPool* pool, tor::TorController* controller, const QString& peer,
                        const QByteArray& outboundAuthPrivateKey);
 
+// Gives tor the peer's client-auth key again (a tor started after a crash has none; a key given
+// twice replaces the first): without it every new link to a contacts-only peer fails.
+void restorePeerAuthorization(tor::TorController* controller, const QString& peer,
+                              const QByteArray& outboundAuthPrivateKey);
+
 // Purges tor's client-side onion-service state (SIGNAL NEWNYM: cached descriptors, introduction
 // points marked failed; open circuits and streams stay) when replacement links keep failing
 // (RelinkRescue), and gives tor the peer's client-auth key again, which NEWNYM drops too.

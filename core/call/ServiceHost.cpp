@@ -74,6 +74,7 @@ bool ServiceHost::start(const ServiceHostConfig& config, QString* error) {
     connect(launcher_.get(), &tor::TorLauncher::stateChanged, this, [this](auto state) {
         emit torStateChanged(state, launcher_->bootstrap().percent, launcher_->bootstrap().summary);
     });
+    connect(launcher_.get(), &tor::TorLauncher::controlReady, this, &ServiceHost::torControlReady);
     connect(launcher_.get(), &tor::TorLauncher::bootstrapChanged, this, [this](const auto& b) {
         emit torStateChanged(launcher_->state(), b.percent, b.summary);
     });

@@ -51,6 +51,8 @@ signals:
     void torStateChanged(onionvoice::tor::TorLauncher::State state, int bootstrapPercent,
                          const QString& summary);
     void serviceStateChanged(onionvoice::tor::OnionService::State state);
+    // A tor (the first, or one started after a crash) takes commands (TorLauncher::controlReady).
+    void torControlReady();
     // A stream tor delivered for the service; not yet proven to belong to anything.
     void linkAccepted(onionvoice::net::OnionLink* link);
 

@@ -153,7 +153,9 @@ ContactBook::LoadResult ContactBook::load() {
                 QStringLiteral("The contact book %1 is damaged and could not be moved aside; it is "
                                "left as it is.")
                     .arg(path_),
-                {}};
+                {},
+                repairedCount,
+                lost};
     }
     qCWarning(lcContacts) << "contact book is damaged; kept aside";
     return {LoadOutcome::CorruptKeptAside,

@@ -38,6 +38,9 @@ public:
         QString keptAsideAs; // where a corrupt file was moved
         int repaired = 0;    // damaged entries kept, fail-closed
         int lost = 0;        // entries without a readable address (blocks may have been lost)
+        // Blocks may be missing from the book: entries were lost, or the file could not be read
+        // at all (how many it held is unknown). Whoever admits callers should fail closed.
+        bool mayHaveLostEntries() const { return lost > 0 || outcome == LoadOutcome::Unreadable; }
     };
 
     explicit ContactBook(QString path);

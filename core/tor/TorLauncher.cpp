@@ -396,6 +396,7 @@ void TorLauncher::sendStartupCommands() {
         if (reply.isOk())
             applyBootstrapPhase(reply.value("status/bootstrap-phase"));
     });
+    emit controlReady();
 }
 
 void TorLauncher::onEvent(const TorEvent& event) {

@@ -79,6 +79,9 @@ signals:
     void bootstrapChanged(const onionvoice::tor::TorLauncher::Bootstrap& bootstrap);
     // tor died and a new process is being started (attempt counts consecutive failures).
     void restarting(int attempt, const QString& reason);
+    // A tor process took our authentication and start-up commands. What an earlier tor was told
+    // (client keys, onion services) this one does not know.
+    void controlReady();
     // One line of tor's own log (notice level), for a view of what tor is doing.
     void logLine(const QString& line);
 

@@ -14,6 +14,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <cmath>
+#include <csignal>
+#include <optional>
 
 using namespace onionvoice;
 using namespace onionvoice::call;
@@ -671,6 +673,49 @@ private slots:
         QVERIFY(dave.engine->contacts().setBlocked(alice.engine->address(), false));
         QTRY_COMPARE_WITH_TIMEOUT(dave.engine->service()->publishCount(), published + 1, 30000);
         waitIdle({"alice", "dave"});
+    }
+
+    // Fault: the caller's tor dies twice during a call to a contacts-only peer. A tor started in
+    // its place knows none of the client keys given to the one before: every relink failed
+    // ("client authorization missing") until a rescue, at most one per 10 minutes, happened to
+    // add the key again, so the second crash lost the call. Now the key is given to each new tor
+    // at once: it is there for the first command anyone else sends the new tor.
+    void contactsOnlyCallSurvivesTheCallersTorRestarting() {
+        Party& bob = party("bob");
+        Party& dave = party("dave");
+        connect(dave.engine.get(), &CallEngine::incomingCall, dave.engine.get(),
+                &CallEngine::answer, Qt::SingleShotConnection);
+        bob.engine->dial(dave.engine->address());
+        QTRY_VERIFY_WITH_TIMEOUT(bob.reached(CallState::Active), kCallTimeout);
+        tor::TorLauncher* tor = bob.engine->torLauncher();
+        const QByteArray daveAddress = dave.engine->address().toLatin1();
+        for (int crash = 1; crash <= 2; ++crash) {
+            std::optional<tor::TorReply> view;
+            const auto viewing = connect(tor, &tor::TorLauncher::controlReady, this, [&] {
+                tor->controller()->send("ONION_CLIENT_AUTH_VIEW " + daveAddress,
+                                        [&](const tor::TorReply& reply) { view = reply; });
+            });
+            ::kill(pid_t(tor->processId()), SIGKILL);
+            QTRY_VERIFY_WITH_TIMEOUT(view.has_value(), kStartTimeout);
+            disconnect(viewing);
+            QVERIFY2(view->isOk(), qPrintable(view->errorMessage()));
+            QVERIFY2(
+                std::any_of(view->lines().begin(), view->lines().end(),
+                            [&](const auto& line) {
+                                return line.text.startsWith("CLIENT " + daveAddress);
+                            }),
+                qPrintable(QStringLiteral("crash %1: the new tor has no key for dave").arg(crash)));
+            // The call goes on over new links: bob hears dave again.
+            const std::uint64_t heard = bob.lastStatistics().framesReceived;
+            QTRY_VERIFY_WITH_TIMEOUT(bob.lastStatistics().framesReceived > heard + 50,
+                                     kCallTimeout);
+        }
+        QCOMPARE(dave.engine->callState(), CallState::Active);
+        bob.engine->hangUp();
+        QTRY_COMPARE_WITH_TIMEOUT(dave.endReason(), EndReason::HungUpByPeer, 10000);
+        waitIdle({"bob", "dave"});
+        QTRY_COMPARE_WITH_TIMEOUT(bob.engine->service()->state(),
+                                  tor::OnionService::State::Reachable, kStartTimeout);
     }
 
     void cleanupTestCase() {

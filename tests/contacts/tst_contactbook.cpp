@@ -3,6 +3,8 @@
 #include "ContactTestData.h"
 #include "contacts/ContactBook.h"
 
+#include <QDateTime>
+#include <QDir>
 #include <QFile>
 #include <QProcess>
 #include <QTemporaryDir>
@@ -130,6 +132,40 @@ private slots:
         QVERIFY(!book.find(testAddress(4))->blocked);
         QVERIFY(!book.find(testAddress(4))->allowlisted);
         QVERIFY(book.find(testAddress(4))->inboundAuthPublicKey.isEmpty());
+    }
+
+    // Fault: a book that cannot be read at all, or a damaged one that cannot be moved aside. Both
+    // reported nothing lost (lost 0, damaged 0), so the engine let unknown callers ring: a
+    // blocked contact among the unread entries rang as a stranger.
+    void unreadableBookFailsClosed() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("contacts.json");
+        QVERIFY(QDir().mkpath(path)); // a directory where the file should be: open() fails
+        ContactBook unreadable(path);
+        const auto result = unreadable.load();
+        QCOMPARE(result.outcome, ContactBook::LoadOutcome::Unreadable);
+        QVERIFY(result.mayHaveLostEntries());
+        QVERIFY(unreadable.contacts().isEmpty());
+    }
+
+    void damagedBookThatCannotBeMovedAsideCountsWhatIsLost() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("contacts.json");
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("{\"version\": 1, \"contacts\": [{\"address\": \"not-an-address\", "
+                "\"blocked\": true}]}");
+        f.close();
+        // Every name the book could move the file to in the next minute is taken.
+        const QDateTime now = QDateTime::currentDateTimeUtc();
+        for (int s = 0; s < 60; ++s)
+            QVERIFY(QDir().mkpath(path + ".corrupt-" +
+                                  now.addSecs(s).toString("yyyyMMdd'T'HHmmss'Z'") + "/x"));
+        ContactBook book(path);
+        const auto result = book.load();
+        QCOMPARE(result.outcome, ContactBook::LoadOutcome::Unreadable);
+        QCOMPARE(result.lost, 1);
+        QVERIFY(result.mayHaveLostEntries());
     }
 
     // Attack: a name that looks like another (right-to-left override, zero-width joiner).
