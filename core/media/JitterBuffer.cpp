@@ -3,6 +3,7 @@
 
 #include "media/AudioFormat.h"
 #include "media/CallQuality.h"
+#include "media/MediaLog.h"
 #include "media/VoiceCodec.h"
 
 #include <algorithm>
@@ -18,6 +19,15 @@ constexpr std::int64_t kMissingMemory = 1000;
 constexpr double kQuietShare = 0.4;
 // Smoothing of the average packet size.
 constexpr double kSizeSmoothing = 1.0 / 64.0;
+// A clock jump is followed once this much of the sender's audio has arrived off our clock in a
+// run: a live stream sends 25 packets a second (at 40 ms), so one bad packet, or a few among the
+// stream's, never make such a run, while a pause of the sender's clock costs only this second more.
+constexpr std::chrono::seconds kJumpRun{1};
+// A packet within reach is taken for a clock jump only this much later than the base. A network
+// queue this deep drains by more than maxTarget a second (the trace model's queues drain within
+// 6 s, DONAR's spikes rarely pass 2.4 s), so it never makes a run whose delays agree within
+// maxTarget; a stopped clock's run does.
+constexpr std::chrono::seconds kJumpDelay{2};
 
 } // namespace
 
@@ -39,14 +49,64 @@ std::int64_t JitterBuffer::unwrap(std::uint32_t sequence) const {
 // playout would then walk packet by packet across the gap to it, holding the engine thread for
 // minutes at a jump of 2^31. Sequence numbers follow capture time on both sides (skipped capture
 // is skipped in numbering), so the real stream stays near the play position however long it
-// paused; before playout starts, near the newest packet. Far behind the play position counts
-// too: such a packet would count as late, with a delay of hours in the history the playout
-// target is chosen from.
+// paused, unless a clock stopped (clockJumped); before playout starts, near the newest packet. Far
+// behind the play position counts too: such a packet would count as late, with a delay of hours in
+// the history the playout target is chosen from.
 bool JitterBuffer::outOfReach(std::int64_t index) const {
     const auto reach = std::int64_t(m_settings.maxBufferedPackets);
     if (m_state == State::Playing)
         return index >= m_next + reach || index <= m_next - reach;
     return m_lastSequence && std::abs(index - m_lastUnwrapped) >= reach;
+}
+
+// Whether this packet completes a run showing that the sender's numbering jumped against our
+// clock: a clock that stopped on either side (a suspended laptop, a paused VM: no capture
+// overrun, so numbering resumes where it stopped) puts every later packet out of reach, or, if
+// the pause was shorter, too late to play until the old base leaves its 20-s window. The run is
+// every arrival since the last one on our clock, each off it, with arrival offsets that agree
+// within maxTarget (one stream, which one anchor can play), until kJumpRun of new packets came.
+bool JitterBuffer::clockJumped(std::int64_t index, Time arrival) {
+    const Time offset = arrival - Time(m_settings.packetPeriod) * index;
+    const bool late = m_state == State::Playing && index < m_next &&
+                      offset - *m_base.minimum() >= Time(kJumpDelay);
+    if (!late && !outOfReach(index)) {
+        m_jump.reset();
+        return false;
+    }
+    const bool agrees =
+        m_jump && std::max(m_jump->highest, offset) - std::min(m_jump->lowest, offset) <=
+                      Time(m_settings.maxTarget);
+    if (!agrees) {
+        m_jump = Jump{index, offset, offset, 1};
+    } else if (index > m_jump->newest) { // copies and reordered packets do not lengthen it
+        m_jump->newest = index;
+        m_jump->lowest = std::min(m_jump->lowest, offset);
+        m_jump->highest = std::max(m_jump->highest, offset);
+        ++m_jump->packets;
+    }
+    return m_jump->packets >= kJumpRun / m_settings.packetPeriod;
+}
+
+// Starts over as at a new talk spurt, from the run's fastest packet: what was learnt against the
+// old numbering would make every packet late (the base), count copies as late (the missing
+// marks), or tell the peer that the pause was network loss (the loss history).
+void JitterBuffer::reanchor(std::int64_t index, Time arrival) {
+    const auto moved =
+        std::chrono::duration_cast<std::chrono::milliseconds>(m_jump->lowest - *m_base.minimum());
+    qCInfo(lcMedia) << "the peer's packet numbering moved by" << moved.count()
+                    << "ms against our clock; playout follows it";
+    m_stats.droppedMs += m_settings.packetPeriod * std::int64_t(m_packets.size());
+    m_packets.clear();
+    m_state = State::Waiting;
+    m_next = index;
+    m_lastSequence.reset();
+    m_base = SlidingMinimum<Time, Time>(m_settings.baseWindow);
+    m_base.add(arrival, m_jump->lowest);
+    m_jump.reset();
+    m_relativeDelays.clear();
+    m_missing.clear();
+    m_outcomes.clear();
+    m_missingInHistory = 0;
 }
 
 void JitterBuffer::push(std::uint32_t sequence, Time arrival,
@@ -56,7 +116,9 @@ void JitterBuffer::push(std::uint32_t sequence, Time arrival,
         return;
     }
     const std::int64_t index = unwrap(sequence);
-    if (outOfReach(index)) {
+    if (clockJumped(index, arrival)) {
+        reanchor(index, arrival);
+    } else if (outOfReach(index)) {
         ++m_stats.outOfReach;
         return;
     }

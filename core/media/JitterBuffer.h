@@ -15,8 +15,10 @@
 // behind; when it runs ahead (the target rose), concealment stretches the audio at a quiet
 // packet or at a gap, never in the middle of a word. While packets are being lost the target
 // grows by one packet period, so the next packet is there in time for FEC recovery. A packet
-// numbered too far from the stream to be of it is refused before its delay counts. The buffer
-// is driven entirely by the injected times given to push() and pull(); it never reads a clock.
+// numbered too far from the stream to be of it is refused before its delay counts, unless a
+// second of packets agree that the numbering jumped against our clock (a clock that stopped on
+// either side): playout then starts over from them. The buffer is driven entirely by the
+// injected times given to push() and pull(); it never reads a clock.
 #pragma once
 
 #include "media/SlidingMinimum.h"
@@ -106,6 +108,8 @@ private:
 
     std::int64_t unwrap(std::uint32_t sequence) const;
     bool outOfReach(std::int64_t index) const;
+    bool clockJumped(std::int64_t index, Time arrival);
+    void reanchor(std::int64_t index, Time arrival);
     void recordDelay(std::int64_t packet, Time arrival);
     void updateTarget();
     Time rOptimalDelay();
@@ -120,6 +124,13 @@ private:
 
     std::optional<std::uint32_t> m_lastSequence; // none until the first packet
     std::int64_t m_lastUnwrapped = 0;
+
+    struct Jump {
+        std::int64_t newest;  // highest packet of the run
+        Time lowest, highest; // range of its arrival offsets
+        std::int64_t packets; // packets that raised `newest`
+    };
+    std::optional<Jump> m_jump; // arrivals off our clock since the last on it
 
     SlidingMinimum<Time, Time> m_base; // the smallest arrival offset over baseWindow
     std::deque<Time> m_relativeDelays; // history for the quantile

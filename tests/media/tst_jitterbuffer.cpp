@@ -1,7 +1,7 @@
 // Unit test of the jitter buffer with real 40 ms Opus packets and a simulated clock: in-order play,
 // reordering, duplicates, jitter, spikes, bursts after a stall, the hard cap, late and lost
 // counting, FEC selection, the R-optimal target, stretching only between talk spurts, sequence
-// wrap-around, sequence numbers far off the stream and malformed input.
+// wrap-around, sequence numbers far off the stream, a clock that jumped and malformed input.
 #include "media/AudioFormat.h"
 #include "media/CallQuality.h"
 #include "media/JitterBuffer.h"
@@ -458,6 +458,11 @@ private slots:
         for (int k = 0; k < 20; ++k)
             behind.push_back({std::uint32_t(100 + k - 1'000'000), Time(4200ms) + k * 40ms});
         QTest::newRow("mid-call-behind") << 200 << behind;
+        // Two seconds of them, agreeing with each other as a stream whose sender's clock jumped
+        // would: among the real stream's packets they are no jump to follow.
+        for (int k = 20; k < 50; ++k)
+            behind.push_back({std::uint32_t(100 + k - 1'000'000), Time(4200ms) + k * 40ms});
+        QTest::newRow("mid-call-behind-2s") << 200 << behind;
         // Before playout starts, a packet a million behind the first one would become the first
         // to play, one a million ahead would set the base.
         QTest::newRow("before-playout")
@@ -476,6 +481,55 @@ private slots:
         QVERIFY(isRun(played, 0, packets - 1));
         QCOMPARE(jb.stats().late, 0u);
         QCOMPARE(jb.stats().outOfReach, std::uint64_t(bogus.size()));
+    }
+
+    void aClockJumpIsFollowed_data() {
+        QTest::addColumn<int>("shift");   // added to the sequence numbers of packets 100-399
+        QTest::addColumn<int>("pauseMs"); // added to their arrival times
+        // The sender's clock stopped for 12 s (a suspended laptop or paused VM: no capture
+        // overrun, so numbering resumed where it left off): every later packet was 300 behind
+        // the play position, refused as out of reach, and the direction stayed silent.
+        QTest::newRow("sender-paused-12s") << 0 << 12000;
+        // Our clock stopped for 12 s: every later packet was 300 ahead, refused the same way.
+        QTest::newRow("we-paused-12s") << 300 << 0;
+        // The sender's clock stopped for 5 s: every later packet counted late until the old
+        // minimum left the 20-s window.
+        QTest::newRow("sender-paused-5s") << 0 << 5000;
+    }
+    void aClockJumpIsFollowed() {
+        QFETCH(int, shift);
+        QFETCH(int, pauseMs);
+        JitterBuffer jb;
+        auto arrivals =
+            schedule(400, [&](int i) { return Time(200ms) + Time(1ms) * (i < 100 ? 0 : pauseMs); });
+        for (int i = 100; i < 400; ++i)
+            arrivals[std::size_t(i)].sequence += std::uint32_t(shift);
+        // Driven as run() does, but on past the last packet's number, which the play position
+        // passes while the sender's clock stands still.
+        std::vector<std::int64_t> before, after;
+        Time resumedAt{-1};
+        std::size_t next = 0;
+        for (Time now = 7ms; now < arrivals.back().at + 2s;) {
+            for (; next < arrivals.size() && arrivals[next].at <= now; ++next)
+                jb.push(arrivals[next].sequence, arrivals[next].at, bytes(packet()));
+            const PlayoutStep step = jb.pull(now);
+            if (step.action == PlayoutAction::Decode)
+                (step.packet < 100 + shift ? before : after).push_back(step.packet);
+            if (after.size() == 1 && resumedAt < Time{0})
+                resumedAt = now;
+            now += step.action == PlayoutAction::Silence ? 20ms : 40ms;
+        }
+        QVERIFY(isRun(before, 0, 99));
+        // A second of packets tells the jump from a bad packet; the rest play.
+        QVERIFY2(
+            after.size() >= 260,
+            qPrintable(QString("%1 of the 300 packets after the jump played").arg(after.size())));
+        QVERIFY(isRun(after, after.front(), 399 + shift));
+        const Time silence = resumedAt - arrivals[100].at;
+        QVERIFY2(silence <= 1200ms, qPrintable(QString("playback resumed %1 ms after the first "
+                                                       "packet after the jump")
+                                                   .arg(silence.count() / 1000)));
+        QVERIFY2(jb.stats().late < 30, qPrintable(QString::number(jb.stats().late)));
     }
 
     void malformedPacketsAreCountedAndIgnored() {
