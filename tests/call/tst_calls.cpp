@@ -681,13 +681,13 @@ private slots:
     // add the key again, so the second crash lost the call. Now the key is given to each new tor
     // at once: it is there for the first command anyone else sends the new tor.
     void contactsOnlyCallSurvivesTheCallersTorRestarting() {
-        Party& bob = party("bob");
+        Party& alice = party("alice");
         Party& dave = party("dave");
         connect(dave.engine.get(), &CallEngine::incomingCall, dave.engine.get(),
                 &CallEngine::answer, Qt::SingleShotConnection);
-        bob.engine->dial(dave.engine->address());
-        QTRY_VERIFY_WITH_TIMEOUT(bob.reached(CallState::Active), kCallTimeout);
-        tor::TorLauncher* tor = bob.engine->torLauncher();
+        alice.engine->dial(dave.engine->address());
+        QTRY_VERIFY_WITH_TIMEOUT(alice.reached(CallState::Active), kCallTimeout);
+        tor::TorLauncher* tor = alice.engine->torLauncher();
         const QByteArray daveAddress = dave.engine->address().toLatin1();
         for (int crash = 1; crash <= 2; ++crash) {
             std::optional<tor::TorReply> view;
@@ -705,16 +705,16 @@ private slots:
                                 return line.text.startsWith("CLIENT " + daveAddress);
                             }),
                 qPrintable(QStringLiteral("crash %1: the new tor has no key for dave").arg(crash)));
-            // The call goes on over new links: bob hears dave again.
-            const std::uint64_t heard = bob.lastStatistics().framesReceived;
-            QTRY_VERIFY_WITH_TIMEOUT(bob.lastStatistics().framesReceived > heard + 50,
+            // The call goes on over new links: alice hears dave again.
+            const std::uint64_t heard = alice.lastStatistics().framesReceived;
+            QTRY_VERIFY_WITH_TIMEOUT(alice.lastStatistics().framesReceived > heard + 50,
                                      kCallTimeout);
         }
         QCOMPARE(dave.engine->callState(), CallState::Active);
-        bob.engine->hangUp();
+        alice.engine->hangUp();
         QTRY_COMPARE_WITH_TIMEOUT(dave.endReason(), EndReason::HungUpByPeer, 10000);
-        waitIdle({"bob", "dave"});
-        QTRY_COMPARE_WITH_TIMEOUT(bob.engine->service()->state(),
+        waitIdle({"alice", "dave"});
+        QTRY_COMPARE_WITH_TIMEOUT(alice.engine->service()->state(),
                                   tor::OnionService::State::Reachable, kStartTimeout);
     }
 
