@@ -125,6 +125,8 @@ void AudioEngine::pump() {
         for (std::size_t k = 0; k < silence; ++k)
             encodeFrame(m_frame, Microphone::Muted); // encodes silence whatever the frame holds
     }
+    // The references written here after the whole capture burst still reach the echo canceller
+    // in step with the captured frames: they wait in the sender for theirs (VoiceSender.h).
     const std::size_t ahead = m_settings.playbackFramesAhead * kFrameSamples;
     while (m_rings.playback.readable() < ahead && m_rings.playback.writable() >= kFrameSamples) {
         m_gaps.note(m_receiver->pull(m_clock(), m_frame).action, kFrameDuration);

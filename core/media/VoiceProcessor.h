@@ -30,6 +30,7 @@ public:
     ~VoiceProcessor();
 
     // The frame the speaker is about to play (frameSamples()), the echo canceller's reference.
+    // speexdsp holds three at most: one before each processCapture() keeps them paired.
     void processPlayback(std::span<const float> frame);
     // Cleans one captured frame (frameSamples()) in place.
     void processCapture(std::span<float> frame);

@@ -5,8 +5,20 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace onionvoice::media {
+namespace {
+
+// References that may wait for their captured frames: a capture burst (100 ms), the playback
+// ring's lead and a microphone stalled until the engine sends silence in its place (250 ms) come
+// to about half a second; the rest is margin.
+constexpr std::size_t kReferenceCapacity = kVoiceSampleRate; // one second
+
+// Captured frames over which the references' surplus is measured (one second).
+constexpr std::size_t kSurplusWindow = 50;
+
+} // namespace
 
 std::unique_ptr<VoiceSender> VoiceSender::create(const EncoderSettings& encoder,
                                                  const VoiceProcessingSettings& processing,
@@ -36,9 +48,11 @@ VoiceSender::VoiceSender(std::unique_ptr<VoiceEncoder> encoder,
     , m_processor(std::move(processor))
     , m_captureRate(std::move(captureRate))
     , m_playbackRate(std::move(playbackRate))
-    , m_muted(kFrameSamples, 0.0f) {
+    , m_muted(kFrameSamples, 0.0f)
+    , m_references(kReferenceCapacity)
+    , m_reference(m_processor->frameSamples())
+    , m_leastWaiting(std::numeric_limits<std::size_t>::max()) {
     m_captureQueue.reserve(4 * kVoiceFrameSamples);
-    m_playbackQueue.reserve(4 * kVoiceFrameSamples);
     m_pending.reserve(m_encoder->samplesPerPacket());
 }
 
@@ -54,6 +68,7 @@ std::optional<QByteArray> VoiceSender::pushFrame(std::span<const float> frame,
     const std::size_t frameSamples = m_processor->frameSamples();
     for (; m_captureQueue.size() - used >= frameSamples; used += frameSamples) {
         const std::span<float> slice(m_captureQueue.data() + used, frameSamples);
+        handReference();
         m_processor->processCapture(slice);
         m_pending.insert(m_pending.end(), slice.begin(), slice.end());
         if (m_pending.size() == m_encoder->samplesPerPacket()) {
@@ -74,12 +89,37 @@ void VoiceSender::playbackReference(std::span<const float> frame) {
     if (frame.size() != kFrameSamples)
         return;
     const auto voice = m_playbackRate->convert(frame);
-    m_playbackQueue.insert(m_playbackQueue.end(), voice.begin(), voice.end());
-    const std::size_t frameSamples = m_processor->frameSamples();
-    std::size_t used = 0;
-    for (; m_playbackQueue.size() - used >= frameSamples; used += frameSamples)
-        m_processor->processPlayback(std::span(m_playbackQueue).subspan(used, frameSamples));
-    m_playbackQueue.erase(m_playbackQueue.begin(), m_playbackQueue.begin() + std::ptrdiff_t(used));
+    // Full only if the microphone stalls for longer than the engine waits before sending silence
+    // in its place: the oldest references then belong to capture that never comes.
+    while (m_references.writable() < voice.size())
+        m_references.read(m_reference);
+    m_references.write(voice);
+}
+
+// Hands the echo canceller the reference of the captured frame about to be cleaned: the oldest
+// waiting, or silence if the speaker took none since (it played nothing new; speexdsp would
+// otherwise repeat an old reference).
+void VoiceSender::handReference() {
+    const std::size_t frameSamples = m_reference.size();
+    if (m_references.readable() >= frameSamples)
+        m_references.read(m_reference);
+    else
+        std::fill(m_reference.begin(), m_reference.end(), 0.0f);
+    m_processor->processPlayback(m_reference);
+    // References the speaker took beyond the microphone's frames pile up (a speaker clock faster
+    // than the microphone's, or the playback ring filled before the first captured frame): each
+    // captured frame would then get a reference ever older than what the speaker plays, until the
+    // echo comes before its reference and the canceller, which only looks back, removes nothing.
+    // A second in which every captured frame left more than one waiting is that surplus; it goes
+    // (one stays against the callbacks' jitter), and each captured frame again gets the reference
+    // the engine wrote about when it was captured, which leads its echo by the ring's lead.
+    m_leastWaiting = std::min(m_leastWaiting, m_references.readable() / frameSamples);
+    if (++m_framesMeasured < kSurplusWindow)
+        return;
+    for (; m_leastWaiting > 1; --m_leastWaiting)
+        m_references.read(m_reference);
+    m_leastWaiting = std::numeric_limits<std::size_t>::max();
+    m_framesMeasured = 0;
 }
 
 } // namespace onionvoice::media
