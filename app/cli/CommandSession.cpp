@@ -70,6 +70,8 @@ void CommandSession::start() {
         finish(ExitCode::Failure);
         return;
     }
+    if (config_.unknownCallersChosen)
+        engine_->setUnknownCallers(*config_.unknownCallersChosen);
     announce(QStringLiteral("identity"), QStringLiteral("address: %1").arg(engine_->address()),
              {{"address", engine_->address()}});
 }

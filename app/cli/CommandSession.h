@@ -27,6 +27,9 @@ struct SessionConfig {
     AnswerMode answer = AnswerMode::Auto;        // server
     int calls = 0;                               // server: exit after this many calls (0: never)
     std::shared_ptr<FrameLog> frameLog;          // optional; also the engine's frame observer
+    // --unknown-callers as given: the user's choice, which ends the refusal of strangers that
+    // lost contacts cause (CallEngine::setUnknownCallers).
+    std::optional<call::UnknownCallers> unknownCallersChosen;
 };
 
 class CommandSession : public QObject {

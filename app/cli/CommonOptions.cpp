@@ -117,6 +117,7 @@ std::optional<CommonSettings> CommonOptions::read(const QCommandLineParser& pars
     e.preset = *preset;
     e.access =
         parser.isSet(contactsOnly_) ? call::ServiceAccess::ContactsOnly : call::ServiceAccess::Open;
+    s.unknownCallersChosen = parser.isSet(unknownCallers_);
     const QString unknown = parser.value(unknownCallers_);
     if (unknown == QLatin1String("ring"))
         e.unknownCallers = call::UnknownCallers::Ring;

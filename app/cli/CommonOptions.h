@@ -17,6 +17,8 @@ enum class OutputFormat { Text, Json };
 struct CommonSettings {
     call::EngineConfig engine; // everything but the audio factory
     OutputFormat output = OutputFormat::Text;
+    bool unknownCallersChosen =
+        false; // --unknown-callers given: a choice, also after lost contacts
 };
 
 struct OptionError {

@@ -185,6 +185,8 @@ int runSession(SessionRole role, const QStringList& arguments) {
     SessionConfig session;
     session.role = role;
     session.output = settings->output;
+    if (settings->unknownCallersChosen)
+        session.unknownCallersChosen = settings->engine.unknownCallers;
     const QStringList positional = parser.positionalArguments();
     bool ok = true;
     if (caller) {

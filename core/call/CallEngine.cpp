@@ -101,7 +101,8 @@ bool CallEngine::start(QString* error) {
         // Blocks may be lost with what could not be read: fail closed until the user decides.
         config_.unknownCallers = UnknownCallers::Refuse;
         emit errorOccurred(QStringLiteral("Some contacts could not be read, so callers who are "
-                                          "not in your contacts are refused for now."));
+                                          "not in your contacts are refused until you choose "
+                                          "again whether they may ring."));
     }
 
     if (config_.preset == tor::SecurityPreset::OneWayHotline &&
@@ -447,8 +448,16 @@ void CallEngine::setMuted(bool muted) {
         call_->audio->setMicrophone(microphone_);
 }
 
+// The user's choice, made after the notice that contacts were lost: the book stops failing
+// closed at start.
 void CallEngine::setUnknownCallers(UnknownCallers policy) {
     config_.unknownCallers = policy;
+    if (!contacts_.entriesLost())
+        return;
+    contacts_.forgetLostEntries();
+    QString error;
+    if (!contacts_.save(&error))
+        qCWarning(lcCall).noquote() << error;
 }
 
 // ---- the active call ----

@@ -105,6 +105,7 @@ ContactBook::ContactBook(QString path)
 ContactBook::LoadResult ContactBook::load() {
     contacts_.clear();
     saveRefused_ = false;
+    entriesLost_ = false;
     QFile file(path_);
     if (!file.exists())
         return {LoadOutcome::NoFile, {}, {}};
@@ -142,9 +143,14 @@ ContactBook::LoadResult ContactBook::load() {
         }
         contacts_.append(*contact);
     }
+    const bool lostEarlier = doc.object()["entries_lost"].toBool();
+    entriesLost_ = lostEarlier || lost > 0;
     notify();
-    if (valid)
-        return {LoadOutcome::Loaded, {}, {}};
+    if (valid) {
+        LoadResult loaded{LoadOutcome::Loaded, {}, {}};
+        loaded.lostEarlier = lostEarlier;
+        return loaded;
+    }
     const QString aside =
         path_ + ".corrupt-" + QDateTime::currentDateTimeUtc().toString("yyyyMMdd'T'HHmmss'Z'");
     if (!QFile::rename(path_, aside)) {
@@ -155,7 +161,8 @@ ContactBook::LoadResult ContactBook::load() {
                     .arg(path_),
                 {},
                 repairedCount,
-                lost};
+                lost,
+                lostEarlier};
     }
     qCWarning(lcContacts) << "contact book is damaged; kept aside";
     return {LoadOutcome::CorruptKeptAside,
@@ -165,7 +172,10 @@ ContactBook::LoadResult ContactBook::load() {
                 .arg(contacts_.size() - repairedCount)
                 .arg(repairedCount)
                 .arg(lost),
-            aside, repairedCount, lost};
+            aside,
+            repairedCount,
+            lost,
+            lostEarlier};
 }
 
 bool ContactBook::save(QString* error) const {
@@ -177,8 +187,10 @@ bool ContactBook::save(QString* error) const {
     QJsonArray list;
     for (const Contact& c : contacts_)
         list.append(toJson(c));
-    const QByteArray json =
-        QJsonDocument(QJsonObject{{"version", kFormatVersion}, {"contacts", list}}).toJson();
+    QJsonObject book{{"version", kFormatVersion}, {"contacts", list}};
+    if (entriesLost_)
+        book["entries_lost"] = true;
+    const QByteArray json = QJsonDocument(book).toJson();
 
     QString why;
     if (!tor::ensurePrivateDirectory(QFileInfo(path_).absolutePath(), {}, &why) ||

@@ -34,13 +34,17 @@ public:
     enum class LoadOutcome { Loaded, NoFile, CorruptKeptAside, Unreadable };
     struct LoadResult {
         LoadOutcome outcome = LoadOutcome::NoFile;
-        QString message;     // for a person, when not Loaded / NoFile
-        QString keptAsideAs; // where a corrupt file was moved
-        int repaired = 0;    // damaged entries kept, fail-closed
-        int lost = 0;        // entries without a readable address (blocks may have been lost)
-        // Blocks may be missing from the book: entries were lost, or the file could not be read
-        // at all (how many it held is unknown). Whoever admits callers should fail closed.
-        bool mayHaveLostEntries() const { return lost > 0 || outcome == LoadOutcome::Unreadable; }
+        QString message;          // for a person, when not Loaded / NoFile
+        QString keptAsideAs;      // where a corrupt file was moved
+        int repaired = 0;         // damaged entries kept, fail-closed
+        int lost = 0;             // entries without a readable address (blocks may have been lost)
+        bool lostEarlier = false; // a load before this one lost entries (entriesLost())
+        // Blocks may be missing from the book: entries were lost, now or before the user decided
+        // about it, or the file could not be read at all (how many it held is unknown). Whoever
+        // admits callers should fail closed.
+        bool mayHaveLostEntries() const {
+            return lost > 0 || lostEarlier || outcome == LoadOutcome::Unreadable;
+        }
     };
 
     explicit ContactBook(QString path);
@@ -73,6 +77,11 @@ public:
     bool remove(const QString& address);
     bool setBlocked(const QString& address, bool blocked);
     bool setAllowlisted(const QString& address, bool allowlisted);
+    // Entries were lost since the user last decided how to treat unknown callers. Saved with
+    // the book, so the next start fails closed too (the repaired book alone looks whole).
+    bool entriesLost() const { return entriesLost_; }
+    // The user decided how to treat unknown callers, knowing that entries were lost.
+    void forgetLostEntries() { entriesLost_ = false; }
     std::optional<Contact> find(const QString& address) const;
     const QList<Contact>& contacts() const { return contacts_; }
     // Called once after every change of the book in memory (load, add, rename, access, remove,
@@ -85,6 +94,7 @@ private:
 
     QString path_;
     QList<Contact> contacts_;
+    bool entriesLost_ = false;
     bool saveRefused_ = false;
     std::function<void()> changed_;
 };

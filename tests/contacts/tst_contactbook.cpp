@@ -168,6 +168,37 @@ private slots:
         QVERIFY(result.mayHaveLostEntries());
     }
 
+    // Fault: a damaged book loses an entry (a block, perhaps), and the app saves the repaired
+    // book right after start, as the desktop app does. The next start found a whole book, so
+    // strangers, and the blocked contact among them, rang again although nobody had decided so.
+    // The loss now travels with the book until the user chooses how to treat unknown callers.
+    void lostEntriesFailClosedUntilTheUserDecides() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("contacts.json");
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("{\"version\": 1, \"contacts\": [{\"address\": \"" + testAddress(1).toLatin1() +
+                "\", \"name\": \"n\", \"added\": \"2026-01-01T00:00:00Z\", \"blocked\": false, "
+                "\"allowlisted\": false}, {\"address\": \"lost\", \"blocked\": true}]}");
+        f.close();
+        ContactBook book(path);
+        QCOMPARE(book.load().lost, 1);
+        QString error;
+        QVERIFY2(book.save(&error), qPrintable(error));
+
+        ContactBook nextStart(path);
+        const auto again = nextStart.load();
+        QCOMPARE(again.outcome, ContactBook::LoadOutcome::Loaded);
+        QVERIFY(again.mayHaveLostEntries());
+        QVERIFY(nextStart.find(testAddress(1)));
+        QVERIFY2(nextStart.save(&error), qPrintable(error));
+        QVERIFY(ContactBook(path).load().mayHaveLostEntries());
+
+        nextStart.forgetLostEntries(); // the user chose
+        QVERIFY2(nextStart.save(&error), qPrintable(error));
+        QVERIFY(!ContactBook(path).load().mayHaveLostEntries());
+    }
+
     // Attack: a name that looks like another (right-to-left override, zero-width joiner).
     void namesWithFormatCharactersAreRefused() {
         ContactBook book(QString{});
