@@ -10,7 +10,7 @@ namespace onionvoice::cli {
 
 enum class ExitCode : int {
     Ok = 0,             // the command did its job; a call ended by a hang-up (either side)
-    Failure = 1,        // anything else that went wrong (I/O, audio device, internal error)
+    Failure = 1,        // anything else (I/O, audio device, data directory in use, internal error)
     Usage = 2,          // unknown command or option, bad option value
     InvalidAddress = 3, // the address or contact link is not a valid onion address
     FileError = 4,      // a file named on the command line is missing or unreadable
@@ -28,7 +28,8 @@ inline int toInt(ExitCode code) {
 inline QString exitCodeHelp() {
     return QStringLiteral("Exit codes:\n"
                           "  0    done; a call ended by a hang-up (either side)\n"
-                          "  1    other failure (I/O, audio device, internal error)\n"
+                          "  1    other failure (I/O, audio device, data directory in use, "
+                          "internal error)\n"
                           "  2    usage error: unknown command or option, bad value\n"
                           "  3    invalid onion address or contact link (reason on stderr)\n"
                           "  4    a file named on the command line is missing or unreadable\n"

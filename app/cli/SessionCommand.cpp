@@ -3,6 +3,7 @@
 #include "CallReport.h"
 #include "CommandSession.h"
 #include "Commands.h"
+#include "DataDirectoryLock.h"
 #include "EchoBackend.h"
 #include "FrameLog.h"
 #include "ImpairRelay.h"
@@ -189,19 +190,15 @@ int runSession(SessionRole role, const QStringList& arguments) {
         session.unknownCallersChosen = settings->engine.unknownCallers;
     const QStringList positional = parser.positionalArguments();
     bool ok = true;
+    std::optional<contacts::ContactUri> peer;
     if (caller) {
         if (positional.size() != 1)
             return fail(ExitCode::Usage, "call needs exactly one ADDRESS_OR_URI");
         QString reason;
-        const auto peer = parsePeer(positional.first(), &reason);
+        peer = parsePeer(positional.first(), &reason);
         if (!peer)
             return fail(ExitCode::InvalidAddress, positional.first() + ": " + reason);
         session.peer = peer->address;
-        if (!peer->clientAuthKey.isEmpty()) {
-            QString reason;
-            if (!rememberServiceKey(*peer, settings->engine.dataDirectory, &reason))
-                return fail(ExitCode::FileError, reason);
-        }
         int exitCode = 0;
         if (parser.isSet(seconds)) {
             session.seconds = secondsOption(parser, seconds, &exitCode);
@@ -252,6 +249,17 @@ int runSession(SessionRole role, const QStringList& arguments) {
             log->event("audio_start");
             return make(error);
         };
+    }
+    // One OnionVoice per data directory, the GUI included: a second engine there would take the
+    // first one's socket for tor's streams and its tor's control files. Taken before anything in
+    // the directory changes; a crashed holder leaves a stale lock, which does not count.
+    app::DataDirectoryLock lock(settings->engine.dataDirectory);
+    if (lock.tryAcquire() != app::DataDirectoryLock::Result::Acquired)
+        return fail(ExitCode::Failure, lock.errorString());
+    if (peer && !peer->clientAuthKey.isEmpty()) {
+        QString reason;
+        if (!rememberServiceKey(*peer, settings->engine.dataDirectory, &reason))
+            return fail(ExitCode::FileError, reason);
     }
     std::unique_ptr<ImpairRelay> relay;
     if (caller && parser.isSet(impair)) {

@@ -30,7 +30,8 @@ bool isContactLink(const QString& uri) {
 
 InstanceGuard::InstanceGuard(QString dataDirectory, QObject* parent)
     : QObject(parent)
-    , dataDirectory_(QDir(dataDirectory).absolutePath()) {
+    , dataDirectory_(QDir(dataDirectory).absolutePath())
+    , lock_(dataDirectory_) {
     server_.setSocketOptions(QLocalServer::UserAccessOption);
     connect(&server_, &QLocalServer::newConnection, this, &InstanceGuard::onNewConnection);
 }
@@ -58,21 +59,16 @@ InstanceGuard::Role InstanceGuard::claim(const QString& uri, std::chrono::millis
         error_ = tr("%1 is not an onionvoice: link").arg(uri);
         return role_ = Role::Failed;
     }
-    if (!QDir().mkpath(dataDirectory_)) {
-        error_ = tr("cannot create the data directory %1").arg(dataDirectory_);
-        return role_ = Role::Failed;
-    }
-    lock_ = std::make_unique<QLockFile>(dataDirectory_ + QStringLiteral("/instance.lock"));
-    // Only a dead owner makes the lock stale: a long-running instance keeps an old lock file.
-    lock_->setStaleLockTime(std::chrono::milliseconds::zero());
-    if (lock_->tryLock(std::chrono::milliseconds::zero()))
+    switch (lock_.tryAcquire()) {
+    case DataDirectoryLock::Result::Acquired:
         return role_ = becomePrimary();
-    if (lock_->error() != QLockFile::LockFailedError) {
-        error_ = tr("cannot create the lock file in %1").arg(dataDirectory_);
-        return role_ = Role::Failed;
+    case DataDirectoryLock::Result::Held:
+        return role_ = forward(uri, timeout);
+    case DataDirectoryLock::Result::Failed:
+        break;
     }
-    lock_.reset();
-    return role_ = forward(uri, timeout);
+    error_ = lock_.errorString();
+    return role_ = Role::Failed;
 }
 
 InstanceGuard::Role InstanceGuard::becomePrimary() {

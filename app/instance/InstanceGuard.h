@@ -1,14 +1,15 @@
-// One running OnionVoice per data directory. The first instance holds a lock file in the data
-// directory and listens on a local socket; a later one (for example started by the desktop for an
-// onionvoice: link) hands its link to the running instance and exits.
+// One running OnionVoice per data directory. The first instance holds the directory's lock
+// (DataDirectoryLock, which onionvoice-cli takes too) and listens on a local socket; a later one
+// (for example started by the desktop for an onionvoice: link) hands its link to the running
+// instance and exits. An onionvoice-cli holding the lock takes no links: the start fails.
 #pragma once
 
+#include "DataDirectoryLock.h"
+
 #include <QLocalServer>
-#include <QLockFile>
 #include <QObject>
 #include <QString>
 #include <chrono>
-#include <memory>
 
 namespace onionvoice::app {
 
@@ -50,7 +51,7 @@ private:
     void onNewConnection();
 
     QString dataDirectory_;
-    std::unique_ptr<QLockFile> lock_;
+    DataDirectoryLock lock_;
     QLocalServer server_;
     Role role_ = Role::Unclaimed;
     QString error_;

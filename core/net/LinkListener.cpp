@@ -8,6 +8,7 @@
 #include <QLocalSocket>
 #include <algorithm>
 #include <functional>
+#include <optional>
 
 namespace onionvoice::net {
 
@@ -39,6 +40,23 @@ private:
 
 // sizeof(sockaddr_un::sun_path) is 108 on Linux, 104 on the BSDs and macOS; with its NUL.
 constexpr qsizetype kMaxSocketPathBytes = 103;
+// A listening socket answers at once; this only bounds a listener too busy to take us.
+constexpr int kProbeTimeoutMs = 1000;
+
+// Why the socket file at `path` must stay, if it must: a process listens there (another
+// OnionVoice on the same data directory, whose tor's streams would come to us, and to nobody
+// once we removed the file on exit). A file left by a process that died refuses the connection
+// and may go, as may a path with nothing there.
+std::optional<QString> socketInUse(const QString& path) {
+    QLocalSocket probe;
+    probe.connectToServer(path);
+    if (probe.waitForConnected(kProbeTimeoutMs))
+        return QStringLiteral("another process listens on %1").arg(path);
+    if (probe.error() == QLocalSocket::ConnectionRefusedError ||
+        probe.error() == QLocalSocket::ServerNotFoundError)
+        return std::nullopt;
+    return QStringLiteral("cannot tell whether %1 is in use: %2").arg(path, probe.errorString());
+}
 
 } // namespace
 
@@ -91,6 +109,11 @@ bool LinkListener::listenLocal(const QString& path) {
     if (!usableSocketPath(path)) {
         error_ =
             QStringLiteral("%1 cannot be tor's target (too long or unusual characters)").arg(path);
+        return false;
+    }
+    if (const auto reason = socketInUse(path)) {
+        error_ = *reason;
+        qCWarning(lcNet) << "cannot listen for links on a unix socket:" << error_;
         return false;
     }
     local_ = std::make_unique<UnixSocketServer>([this](QTcpSocket* socket) { adopt(socket); });

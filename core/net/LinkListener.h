@@ -21,9 +21,10 @@ public:
 
     // Listens on 127.0.0.1 (port 0 = any free port); false with errorString() on failure.
     bool listen(quint16 port = 0);
-    // Listens on a unix socket at `path` (a stale socket file there is replaced; the directory
-    // should be private). False with errorString() when the path cannot serve as tor's target
-    // (too long for a socket address, or characters tor's port syntax splits on).
+    // Listens on a unix socket at `path` (a stale socket file there is replaced, a live one is
+    // not; the directory should be private). False with errorString() when another process
+    // listens there, or the path cannot serve as tor's target (too long for a socket address, or
+    // characters tor's port syntax splits on).
     bool listenLocal(const QString& path);
     // The target for ADD_ONION's Port= and torrc's HiddenServicePort: "unix:<path>" or
     // "127.0.0.1:<port>"; empty when not listening.

@@ -1,13 +1,18 @@
 // onionvoice-cli refusing what it cannot honour, before any tor starts: option values a timer
-// cannot hold, and names and addresses the rest of the app refuses. No network needed.
+// cannot hold, names and addresses the rest of the app refuses, and a data directory another
+// OnionVoice runs on. No network needed.
+#include "InstanceGuard.h"
+
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLocalSocket>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
+#include <csignal>
 
 namespace {
 
@@ -28,6 +33,21 @@ Run cli(const QStringList& arguments) {
     return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
             QString::fromUtf8(p.readAllStandardOutput()),
             QString::fromUtf8(p.readAllStandardError())};
+}
+
+// A tor that passes the version check, then opens no control port: the engine keeps starting
+// (its socket for tor's streams listening) until the test ends its onionvoice-cli, and then this
+// stand-in ends too.
+QString waitingTor(const QTemporaryDir& dir) {
+    const QString path = dir.filePath(QStringLiteral("waiting-tor"));
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return {};
+    file.write("#!/bin/sh\n"
+               "if [ \"$1\" = --version ]; then echo 'Tor version 0.4.9.11.'; exit 0; fi\n"
+               "while kill -0 $PPID 2>/dev/null; do sleep 0.2; done\n");
+    file.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
+    return path;
 }
 
 } // namespace
@@ -111,6 +131,55 @@ private slots:
             QVERIFY2(r.errors.contains("own"), qPrintable(r.errors));
         }
         QCOMPARE(cli({"contacts", "list", "--data-dir", data_.path()}).output, QString());
+    }
+
+    // Fault: nothing kept a second engine off a data directory in use. `call` started beside
+    // `serve` took serve's socket for tor's streams and its tor's control files (its own tor then
+    // failed on tor's lock), and removed the socket on exit: serve said it was online but no call
+    // reached it. Now the second start fails at once, naming the directory, and the first runs on,
+    // reachable; the GUI is kept off too. A crash leaves the lock and the socket file behind,
+    // which hold up no later start.
+    void aDataDirectoryInUseIsRefused() {
+        const QString dir = data_.filePath("busy");
+        const QString socket = dir + "/tor/links.sock";
+        const QString peer = otherAddress();
+        QProcess first;
+        first.start(QStringLiteral(ONIONVOICE_CLI),
+                    {"serve", "--tor", waitingTor(data_), "--data-dir", dir, "--json"});
+        QByteArray events;
+        QTRY_VERIFY_WITH_TIMEOUT((events += first.readAllStandardOutput()).contains("\"identity\""),
+                                 20000);
+        QVERIFY(QFile::exists(socket));
+
+        for (const QStringList& second : {QStringList{"serve"}, QStringList{"call", peer}}) {
+            const Run r = cli(second + QStringList{"--tor", "/bin/false", "--data-dir", dir});
+            QCOMPARE(r.exitCode, 1);
+            QVERIFY2(r.errors.contains(dir + " is in use"), qPrintable(r.errors));
+        }
+        onionvoice::app::InstanceGuard gui(dir);
+        QCOMPARE(gui.claim({}, std::chrono::milliseconds(300)),
+                 onionvoice::app::InstanceGuard::Role::Failed);
+        QCOMPARE(first.state(), QProcess::Running);
+        QLocalSocket tor;
+        tor.connectToServer(socket);
+        QVERIFY2(tor.waitForConnected(5000), qPrintable(tor.errorString()));
+        tor.abort();
+
+        ::kill(pid_t(first.processId()), SIGKILL);
+        QVERIFY(first.waitForFinished(5000));
+        QVERIFY(QFile::exists(dir + "/instance.lock") && QFile::exists(socket));
+        // As far as starting tor, which is /bin/false.
+        QCOMPARE(cli({"serve", "--tor", "/bin/false", "--data-dir", dir}).exitCode, 5);
+    }
+
+    // The GUI running on a data directory keeps onionvoice-cli off it.
+    void aDataDirectoryTheGuiRunsOnIsRefused() {
+        const QString dir = data_.filePath("gui");
+        onionvoice::app::InstanceGuard gui(dir);
+        QCOMPARE(gui.claim({}), onionvoice::app::InstanceGuard::Role::Primary);
+        const Run r = cli({"serve", "--tor", "/bin/false", "--data-dir", dir});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.errors.contains(dir + " is in use"), qPrintable(r.errors));
     }
 
     // Fault: `call <link with a key>` for a contact already in the book removed it and added it

@@ -5,12 +5,17 @@
 #include "net/LinkPool.h"
 #include "net/OnionLink.h"
 
+#include <QLocalSocket>
 #include <QPointer>
 #include <QSignalSpy>
 #include <QTcpServer>
 #include <QTcpSocket>
+#include <QTemporaryDir>
 #include <QtTest>
 #include <set>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
 
 using namespace onionvoice::net;
 using namespace std::chrono_literals;
@@ -271,6 +276,50 @@ private slots:
         QCOMPARE(failed.at(0).at(0).value<OnionLink::Failure>(), OnionLink::Failure::Closed);
         // The listener disposes of links that failed.
         QTRY_VERIFY(link.isNull());
+    }
+
+    // Fault: a second process on the same data directory (`onionvoice-cli call` beside `serve`)
+    // removed the live socket of the first and listened there itself: tor's streams for the first
+    // one's service reached the second, and nobody once it had exited and removed the file too.
+    // Now the second listener fails, and the first stays reachable after the second is gone.
+    void secondListenerOnALiveSocketFails() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("links.sock"));
+        LinkListener first(kRecord);
+        QVERIFY2(first.listenLocal(path), qPrintable(first.errorString()));
+        QSignalSpy accepted(&first, &LinkListener::linkAccepted);
+        {
+            LinkListener second(kRecord);
+            QVERIFY(!second.listenLocal(path));
+            QVERIFY2(second.errorString().contains(path), qPrintable(second.errorString()));
+            QVERIFY(second.torTarget().isEmpty());
+        }
+        QLocalSocket peer;
+        peer.connectToServer(path);
+        QVERIFY2(peer.waitForConnected(5000), qPrintable(peer.errorString()));
+        QTRY_COMPARE(accepted.size(), 2); // the second listener's probe, then the peer
+    }
+
+    // What a process that died leaves behind: a socket file nobody listens on. It is replaced.
+    void staleSocketFileIsReplaced() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("links.sock"));
+        const int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
+        QVERIFY(fd >= 0);
+        sockaddr_un address{};
+        address.sun_family = AF_UNIX;
+        const QByteArray encoded = QFile::encodeName(path);
+        std::copy(encoded.begin(), encoded.end(), address.sun_path);
+        QCOMPARE(::bind(fd, reinterpret_cast<const sockaddr*>(&address), sizeof address), 0);
+        ::close(fd); // bound, never listening, not unlinked
+        QVERIFY(QFile::exists(path));
+        LinkListener listener(kRecord);
+        QVERIFY2(listener.listenLocal(path), qPrintable(listener.errorString()));
+        QSignalSpy accepted(&listener, &LinkListener::linkAccepted);
+        QLocalSocket peer;
+        peer.connectToServer(path);
+        QVERIFY2(peer.waitForConnected(5000), qPrintable(peer.errorString()));
+        QTRY_COMPARE(accepted.size(), 1);
     }
 
     // Attack: the peer stops reading. Before the fix every record we sent stayed in our send
