@@ -17,6 +17,18 @@ using namespace onionvoice;
 using namespace onionvoice::call;
 using namespace std::chrono_literals;
 
+// Connects to the listener at `path` and sends a fresh, valid Hello, as a caller's first record.
+bool connectAndSayHello(QLocalSocket& socket, const QString& path) {
+    EphemeralKey e;
+    const SealedRecord hello = encodeHandshake(makeHello(
+        tor::OnionIdentity::generate(), tor::OnionIdentity::generate().address(), e,
+        {32000, 40, 4, 4}, 0, std::chrono::milliseconds(QDateTime::currentMSecsSinceEpoch())));
+    socket.connectToServer(path);
+    return socket.waitForConnected(5000) &&
+           socket.write(reinterpret_cast<const char*>(hello.data()), qint64(hello.size())) ==
+               qint64(hello.size());
+}
+
 class IncomingLinksTest : public QObject {
     Q_OBJECT
 private slots:
@@ -50,15 +62,8 @@ private slots:
         QVERIFY(std::none_of(silent.begin() + 8, silent.end(),
                              [](auto& s) { return s->state() == QLocalSocket::UnconnectedState; }));
         // A genuine caller arriving now still gets its Hello through.
-        const auto caller = tor::OnionIdentity::generate();
-        EphemeralKey e;
-        const SealedRecord hello = encodeHandshake(
-            makeHello(caller, tor::OnionIdentity::generate().address(), e, {32000, 40, 4, 4}, 0,
-                      std::chrono::milliseconds(QDateTime::currentMSecsSinceEpoch())));
         QLocalSocket genuine;
-        genuine.connectToServer(path);
-        QVERIFY(genuine.waitForConnected(5000));
-        genuine.write(reinterpret_cast<const char*>(hello.data()), qint64(hello.size()));
+        QVERIFY(connectAndSayHello(genuine, path));
         QTRY_COMPARE(hellos.size(), 1);
         QCOMPARE(counters.linksOverLimit, std::uint64_t(9));
     }
@@ -87,15 +92,8 @@ private slots:
         connect(&incoming, &IncomingLinks::helloReceived, &incoming,
                 [&](net::OnionLink* link) { incoming.ringWithoutAnswer(link, 30s); });
 
-        const auto caller = tor::OnionIdentity::generate();
-        EphemeralKey e;
-        const SealedRecord hello = encodeHandshake(
-            makeHello(caller, tor::OnionIdentity::generate().address(), e, {32000, 40, 4, 4}, 0,
-                      std::chrono::milliseconds(QDateTime::currentMSecsSinceEpoch())));
         QLocalSocket prober;
-        prober.connectToServer(path);
-        QVERIFY(prober.waitForConnected(5000));
-        prober.write(reinterpret_cast<const char*>(hello.data()), qint64(hello.size()));
+        QVERIFY(connectAndSayHello(prober, path));
         QTRY_COMPARE(prober.bytesAvailable(), qint64(multipath::kRecordSize));
         const QByteArray ringing = prober.readAll();
         const auto decoded = decodeHandshake(

@@ -110,6 +110,16 @@ public:
 class TestTorLauncher : public QObject {
     Q_OBJECT
 private:
+    // A launcher's configuration for the stand-in tor that dials the scripted control port.
+    static TorLaunchConfig scriptedTorConfig(const QTemporaryDir& dir,
+                                             std::chrono::milliseconds restartBackoff) {
+        TorLaunchConfig config;
+        config.dataDirectory = dir.path();
+        config.torExecutableSetting = writeScript(dir, QStringLiteral("fake-tor"), kControlPortTor);
+        config.restartBackoff = restartBackoff;
+        return config;
+    }
+
     // Starts a launcher against the scripted control port; its failure reason once it has given
     // up and its tor is gone (empty if it did not give up).
     static QString failureAgainst(ScriptedTorControl& control) {
@@ -365,11 +375,7 @@ private slots:
     void garbageOnTheControlPortRestartsTor() {
         QTemporaryDir dir;
         ScriptedTorControl control;
-        TorLaunchConfig config;
-        config.dataDirectory = dir.path();
-        config.torExecutableSetting = writeScript(dir, QStringLiteral("fake-tor"), kControlPortTor);
-        config.restartBackoff = std::chrono::milliseconds(10);
-        TorLauncher launcher(config);
+        TorLauncher launcher(scriptedTorConfig(dir, std::chrono::milliseconds(10)));
         QSignalSpy restarts(&launcher, &TorLauncher::restarting);
         launcher.start();
         QTRY_COMPARE(launcher.state(), TorLauncher::State::Bootstrapping);
@@ -387,11 +393,7 @@ private slots:
     void aDeadTorsSocksPortIsForgotten() {
         QTemporaryDir dir;
         ScriptedTorControl control;
-        TorLaunchConfig config;
-        config.dataDirectory = dir.path();
-        config.torExecutableSetting = writeScript(dir, QStringLiteral("fake-tor"), kControlPortTor);
-        config.restartBackoff = std::chrono::seconds(30);
-        TorLauncher launcher(config);
+        TorLauncher launcher(scriptedTorConfig(dir, std::chrono::seconds(30)));
         QSignalSpy restarts(&launcher, &TorLauncher::restarting);
         launcher.start();
         QTRY_COMPARE(launcher.socksPort(), quint16(9999));
