@@ -42,9 +42,11 @@ InterruptWatcher::~InterruptWatcher() {
 }
 
 void InterruptWatcher::onReadable() {
+    // One byte per signal: two Ctrl-C that came before the event loop looked are two, not one
+    // read, or the second would not end the program at once.
     char buffer[16];
-    while (::read(g_pipe[0], buffer, sizeof buffer) > 0)
-        ++count_;
+    for (ssize_t n; (n = ::read(g_pipe[0], buffer, sizeof buffer)) > 0;)
+        count_ += int(n);
     emit interrupted(count_);
 }
 
