@@ -1,9 +1,12 @@
 // Follows HS_DESC events for one onion address: how many descriptor uploads tor launched and how
-// many each HSDir confirmed or refused. The first confirmation makes the service reachable.
+// many each HSDir confirmed or refused. The first confirmation makes the service reachable; only
+// an answer to an upload launched since the last reset counts, so an upload of the descriptor a
+// republished service replaced, still in flight, does not make the new one reachable.
 #pragma once
 
 #include "TorController.h"
 
+#include <QHash>
 #include <QObject>
 
 namespace onionvoice::tor {
@@ -32,6 +35,7 @@ private:
     int launched_ = 0;
     int uploaded_ = 0;
     int failed_ = 0;
+    QHash<QByteArray, int> awaited_; // HSDir -> uploads launched there and not answered yet
 };
 
 } // namespace onionvoice::tor

@@ -273,6 +273,17 @@ private slots:
         QCOMPARE(first.size(), 1);
         uploads.reset();
         QVERIFY(!uploads.allSettled());
+        // Fault: the service was republished (a new access key) while an upload of the old
+        // descriptor was in flight. Its late confirmation made the new service "reachable"
+        // before any of its own descriptors was uploaded.
+        port->reply("650 HS_DESC UPLOADED abc UNKNOWN $A~a\r\n"
+                    "650 HS_DESC UPLOAD abc UNKNOWN $D~d descid HSDIR_INDEX=4\r\n");
+        QTRY_COMPARE(uploads.launched(), 1);
+        QCOMPARE(uploads.uploaded(), 0);
+        QCOMPARE(first.size(), 1);
+        port->reply("650 HS_DESC UPLOADED abc UNKNOWN $D~d\r\n");
+        QTRY_COMPARE(first.size(), 2);
+        QVERIFY(uploads.allSettled());
     }
 
     void argumentParsing() {
