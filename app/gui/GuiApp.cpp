@@ -6,6 +6,7 @@
 #include "media/PortAudioBackend.h"
 #include "media/WavFileBackend.h"
 #include "multipath/SchedulingPolicy.h"
+#include "tor/BundledTor.h"
 #include "tor/TorLauncher.h"
 #include "ui/ContactInput.h"
 #include "ui/TorStatusPanel.h"
@@ -116,12 +117,17 @@ call::EngineConfig GuiApp::engineConfig() const {
     if (chosen.useBridges && !chosen.bridgeLines.isEmpty()) {
         const ui::SettingsEnvironment env = environment();
         config.extraTorrcLines.append(QStringLiteral("UseBridges 1"));
-        if (!env.obfs4Executable.isEmpty())
-            config.extraTorrcLines.append(
-                QStringLiteral("ClientTransportPlugin obfs4 exec %1").arg(env.obfs4Executable));
-        if (!env.snowflakeExecutable.isEmpty())
-            config.extraTorrcLines.append(QStringLiteral("ClientTransportPlugin snowflake exec %1")
-                                              .arg(env.snowflakeExecutable));
+        // The tor the launcher will pick: a transport in its directory is named relative to it.
+        QStringList searched;
+        const QString tor =
+            tor::TorLauncher::findTor(chosen.torPath, &searched).value_or(QString());
+        for (const auto& [transports, executable] :
+             {std::pair{QStringLiteral("obfs4"), env.obfs4Executable},
+              {QStringLiteral("snowflake"), env.snowflakeExecutable}}) {
+            const QString line = tor::transportPluginLine(transports, executable, tor);
+            if (!line.isEmpty())
+                config.extraTorrcLines.append(line);
+        }
         for (const QString& line : chosen.bridgeLines)
             config.extraTorrcLines.append(QStringLiteral("Bridge ") + line);
     }

@@ -1,6 +1,8 @@
 // Torrc lines for the files that ship next to a bundled tor.
 #include "BundledTor.h"
 
+#include "TorLog.h"
+
 #include <QDir>
 #include <QFileInfo>
 #include <algorithm>
@@ -29,7 +31,51 @@ QString executableIn(const QDir& dir, const QString& name) {
     return {};
 }
 
+// The characters tor's parse_transport_line splits on (smartlist_split_string, TOR_ISSPACE).
+bool hasTorWhitespace(const QString& text) {
+    return std::any_of(text.begin(), text.end(), [](QChar c) {
+        return c == u' ' || c == u'\t' || c == u'\n' || c == u'\r' || c == u'\v' || c == u'\f';
+    });
+}
+
+// Whether dir, a tor's directory, holds an executable that runs any of transports.
+bool bundlesPlugin(const QDir& dir, const QStringList& transports) {
+    return std::any_of(std::begin(kTransports), std::end(kTransports), [&](const Transport& t) {
+        const QStringList provided = QString::fromLatin1(t.transports).split(u',');
+        return std::any_of(transports.begin(), transports.end(),
+                           [&](const QString& name) { return provided.contains(name); }) &&
+               !executableIn(dir, QLatin1String(t.executable)).isEmpty();
+    });
+}
+
 } // namespace
+
+QString transportPluginLine(const QString& transports, const QString& executable,
+                            const QString& torExecutable) {
+    if (executable.isEmpty())
+        return {};
+    const auto line = [&](const QString& name) {
+        return QStringLiteral("ClientTransportPlugin %1 exec %2").arg(transports, name);
+    };
+    const QFileInfo info(executable);
+    if (!hasTorWhitespace(info.absoluteFilePath()))
+        return line(info.absoluteFilePath());
+    if (!torExecutable.isEmpty()) {
+        const QDir torDir = QFileInfo(torExecutable).absoluteDir();
+        const QString torDirPath = torDir.canonicalPath();
+        if (!torDirPath.isEmpty() && QDir(info.absolutePath()).canonicalPath() == torDirPath &&
+            !hasTorWhitespace(info.fileName()))
+            return line(QDir::toNativeSeparators(QStringLiteral("./") + info.fileName()));
+        if (bundlesPlugin(torDir, transports.split(u',')))
+            return {};
+    }
+    qCWarning(lcTor).noquote()
+        << QStringLiteral("bridges of %1 cannot work: tor splits its ClientTransportPlugin line "
+                          "at whitespace and cannot run %2; move it to a path without spaces, or "
+                          "next to tor")
+               .arg(transports, info.absoluteFilePath());
+    return {};
+}
 
 QStringList bundledTorrcLines(const QString& torExecutable, const QStringList& configuredLines) {
     const QDir dir = QFileInfo(torExecutable).absoluteDir();
@@ -59,7 +105,7 @@ QStringList bundledTorrcLines(const QString& torExecutable, const QStringList& c
         if (path.isEmpty())
             continue;
         covered << names;
-        lines << QStringLiteral("ClientTransportPlugin %1 exec %2").arg(names, path);
+        lines << transportPluginLine(names, path, torExecutable);
     }
     return lines;
 }

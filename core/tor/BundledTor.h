@@ -16,4 +16,13 @@ namespace onionvoice::tor {
 QStringList bundledTorrcLines(const QString& torExecutable,
                               const QStringList& configuredLines = {});
 
+// "ClientTransportPlugin <transports> exec <executable>" for the tor at torExecutable, or an empty
+// string when tor cannot be told to run executable. tor splits the line on whitespace and knows
+// no quoting, so a path with a space would run its first word. TorLauncher runs tor in tor's own
+// directory: an executable there is then named relative to it ("./lyrebird"). A path with
+// whitespace elsewhere cannot be written; unless tor's bundle has its own plugin for these
+// transports (bundledTorrcLines adds it), a warning says why their bridges cannot work.
+QString transportPluginLine(const QString& transports, const QString& executable,
+                            const QString& torExecutable);
+
 } // namespace onionvoice::tor

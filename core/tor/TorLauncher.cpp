@@ -275,6 +275,10 @@ void TorLauncher::launchProcess() {
     bootstrap_ = {};
     setState(State::Starting);
     process_.setProcessChannelMode(QProcess::MergedChannels);
+    // tor starts its pluggable transports from here: a bundled one whose path has a space is
+    // named relative to tor's directory (transportPluginLine). Every path in the torrc and on
+    // the command line is absolute.
+    process_.setWorkingDirectory(QFileInfo(torPath_).absolutePath());
     process_.start(torPath_, {QStringLiteral("-f"), torDirectory() + QStringLiteral("/torrc"),
                               QStringLiteral("--defaults-torrc"),
                               torDirectory() + QStringLiteral("/torrc-defaults")});

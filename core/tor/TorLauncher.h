@@ -22,7 +22,9 @@ struct TorVersion {
 struct TorLaunchConfig {
     enum class SocksMode { Isolated, Disabled };
 
-    QString dataDirectory;        // the app's data directory; tor's files live in <it>/tor
+    // The app's data directory, absolute (tor runs in its own directory); tor's files live in
+    // <it>/tor.
+    QString dataDirectory;
     QString torExecutableSetting; // explicit choice of the user, tried after the bundled tor
     QStringList extraTorrcLines;  // preset options, test-network options
     SocksMode socksMode = SocksMode::Isolated;

@@ -1,6 +1,7 @@
 // Unit tests of TorLauncher with stand-in tor executables (shell scripts): discovery, version
 // check, torrc contents, and giving up with a reason after repeated failures.
 #include "../testnet/TestnetEnv.h"
+#include "tor/BundledTor.h"
 #include "tor/SecurityPreset.h"
 #include "tor/TorLauncher.h"
 
@@ -259,6 +260,65 @@ private slots:
         QVERIFY2(launcher.failureReason().contains(QStringLiteral("GeoIPFile")),
                  qPrintable(launcher.failureReason()));
         QVERIFY(!QFile::exists(config.dataDirectory + QStringLiteral("/tor/torrc")));
+    }
+
+    // Fault: tor splits a ClientTransportPlugin line at whitespace and knows no quoting; a bundle
+    // under "C:\Program Files" had tor run "C:\Program" as the transport, and its bridges never
+    // connected. tor now runs in its own directory, and the transport beside it is named relative
+    // to it.
+    void bundledTransportInAPathWithASpace() {
+        QTemporaryDir dir;
+        ScriptedTorControl control;
+        QVERIFY(QDir(dir.path()).mkdir(QStringLiteral("with space")));
+        const QString lyrebird =
+            writeScript(dir, QStringLiteral("with space/lyrebird"), "exit 0\n");
+        TorLaunchConfig config;
+        config.dataDirectory = dir.filePath(QStringLiteral("data"));
+        const QString cwdFile = config.dataDirectory + QStringLiteral("/tor/cwd");
+        config.torExecutableSetting =
+            writeScript(dir, QStringLiteral("with space/fake-tor"),
+                        "[ \"$1\" = -f ] && pwd > \"$(dirname \"$2\")/cwd\"\n" + kControlPortTor);
+        TorLauncher launcher(config);
+        launcher.start();
+        QTRY_VERIFY(QFile::exists(cwdFile));
+        launcher.stop();
+
+        QFile torrc(config.dataDirectory + QStringLiteral("/tor/torrc"));
+        QVERIFY(torrc.open(QIODevice::ReadOnly));
+        QStringList plugin;
+        for (const QString& line : QString::fromUtf8(torrc.readAll()).split(QLatin1Char('\n')))
+            if (line.startsWith(QStringLiteral("ClientTransportPlugin ")))
+                plugin = line.split(QLatin1Char(' '), Qt::SkipEmptyParts);
+        // As tor reads it: transports, "exec", the executable, and no arguments.
+        QCOMPARE(plugin.size(), 4);
+        QCOMPARE(plugin.at(2), QStringLiteral("exec"));
+        QFile cwd(cwdFile);
+        QVERIFY(cwd.open(QIODevice::ReadOnly));
+        const QString torCwd = QString::fromUtf8(cwd.readAll()).trimmed();
+        QCOMPARE(QFileInfo(QDir(torCwd).filePath(plugin.at(3))).canonicalFilePath(),
+                 QFileInfo(lyrebird).canonicalFilePath());
+    }
+
+    // A transport found elsewhere (GuiApp: PATH) whose path has a space gets no line tor would
+    // run the first word of: the bundle's own plugin serves instead, or a warning says why.
+    void transportWithASpaceElsewhereIsNotWritten() {
+        QTemporaryDir dir;
+        QVERIFY(QDir(dir.path()).mkpath(QStringLiteral("other place")));
+        QVERIFY(QDir(dir.path()).mkpath(QStringLiteral("bundle")));
+        const QString elsewhere = writeScript(dir, QStringLiteral("other place/lyrebird"), {});
+        const QString tor = writeScript(dir, QStringLiteral("bundle/tor"), {});
+        QTest::ignoreMessage(QtWarningMsg,
+                             QRegularExpression(QStringLiteral("bridges of obfs4 cannot work")));
+        QVERIFY(transportPluginLine(QStringLiteral("obfs4"), elsewhere, tor).isEmpty());
+        writeScript(dir, QStringLiteral("bundle/lyrebird"), {});
+        QTest::failOnWarning(QRegularExpression(QStringLiteral("cannot work")));
+        QVERIFY(transportPluginLine(QStringLiteral("obfs4"), elsewhere, tor).isEmpty());
+        QCOMPARE(bundledTorrcLines(tor),
+                 QStringList{QStringLiteral("ClientTransportPlugin obfs4,meek_lite exec %1")
+                                 .arg(dir.filePath(QStringLiteral("bundle/lyrebird")))});
+        const QString plain = writeScript(dir, QStringLiteral("snowflake-client"), {});
+        QCOMPARE(transportPluginLine(QStringLiteral("snowflake"), plain, tor),
+                 QStringLiteral("ClientTransportPlugin snowflake exec %1").arg(plain));
     }
 
     void findsTorFromSettingThenEnvironment() {

@@ -72,7 +72,7 @@ int main(int argc, char** argv) {
     QDir().mkpath(outDir.path());
 
     gui::GuiOptions options;
-    options.dataDirectory = parser.value(dataDir);
+    options.dataDirectory = QDir(parser.value(dataDir)).absolutePath();
     options.testnetDirectory = parser.value(testnet);
     options.contacts = parser.values(contact);
     options.playFile = parser.value(play);
