@@ -105,7 +105,8 @@ QStringList bundledTorrcLines(const QString& torExecutable, const QStringList& c
         if (path.isEmpty())
             continue;
         covered << names;
-        lines << transportPluginLine(names, path, torExecutable);
+        if (const QString line = transportPluginLine(names, path, torExecutable); !line.isEmpty())
+            lines << line;
     }
     return lines;
 }
