@@ -36,24 +36,6 @@ constexpr std::size_t kReplayCacheCapacity = 4096;
 // Callers whose ring rate is tracked (EngineConfig::defence); the quietest is forgotten first.
 constexpr std::size_t kRateLimitedCallers = 256;
 
-EndReason endReasonFor(RefusalReason reason) {
-    switch (reason) {
-    case RefusalReason::Rejected:
-        return EndReason::RejectedByPeer;
-    case RefusalReason::Busy:
-        return EndReason::Busy;
-    case RefusalReason::NotAccepted:
-        return EndReason::NotAccepted;
-    case RefusalReason::BadRequest:
-        return EndReason::ProtocolError;
-    case RefusalReason::NoAnswer:
-        return EndReason::NoAnswer;
-    case RefusalReason::Cancelled:
-        return EndReason::Cancelled;
-    }
-    return EndReason::ProtocolError;
-}
-
 std::chrono::milliseconds unixNow() {
     return std::chrono::milliseconds(QDateTime::currentMSecsSinceEpoch());
 }

@@ -362,4 +362,22 @@ bool verifyJoin(const CallKeys& keys, const Join& join) {
            sodium_memcmp(expected.token.data(), join.token.data(), join.token.size()) == 0;
 }
 
+EndReason endReasonFor(RefusalReason reason) {
+    switch (reason) {
+    case RefusalReason::Rejected:
+        return EndReason::RejectedByPeer;
+    case RefusalReason::Busy:
+        return EndReason::Busy;
+    case RefusalReason::NotAccepted:
+        return EndReason::NotAccepted;
+    case RefusalReason::BadRequest:
+        return EndReason::ProtocolError;
+    case RefusalReason::NoAnswer:
+        return EndReason::NoAnswer;
+    case RefusalReason::Cancelled:
+        return EndReason::Cancelled;
+    }
+    return EndReason::ProtocolError;
+}
+
 } // namespace onionvoice::call

@@ -10,6 +10,7 @@
 // ephemeral keys and both messages through libsodium's KDF.
 #pragma once
 
+#include "CallTypes.h"
 #include "RecordSealer.h"
 #include "tor/OnionIdentity.h"
 
@@ -69,6 +70,8 @@ struct Refusal {
     RefusalReason reason = RefusalReason::Rejected;
     friend bool operator==(const Refusal&, const Refusal&) = default;
 };
+// How a call ends when the peer sends this refusal.
+EndReason endReasonFor(RefusalReason reason);
 
 struct Join {
     CallId callId{};
