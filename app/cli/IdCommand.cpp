@@ -6,6 +6,7 @@
 #include "IdentityStore.h"
 #include "contacts/ContactName.h"
 #include "contacts/ContactUri.h"
+#include "tor/PrivateFile.h"
 
 #include <QCommandLineParser>
 #include <QDir>
@@ -51,6 +52,11 @@ QString renderQr(const QByteArray& text) {
 } // namespace
 
 std::optional<StoredIdentity> loadOrCreateIdentity(const QString& dataDirectory, QString* error) {
+    // The engine's check at start, before anything is printed from or written to the directory:
+    // our own loose directory is tightened, another user's is refused, and so is a key file that
+    // others can read.
+    if (!tor::ensurePrivateDirectory(dataDirectory, QStringLiteral("identity.key"), error))
+        return std::nullopt;
     const QString path = QDir(dataDirectory).filePath(QStringLiteral("identity.key"));
     if (QFile::exists(path)) {
         auto identity = tor::OnionIdentity::load(path, error);

@@ -5,6 +5,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -107,6 +108,30 @@ private slots:
             QVERIFY(r.output.isEmpty());
         }
         QCOMPARE(cli({"id", "--data-dir", data_.path(), "--name", QString(64, 'x')}).exitCode, 0);
+    }
+
+    // Fault: `id` and `contacts` skipped the data directory check that `serve` and `call` make:
+    // `id` printed a link for a key file others could read, and left a loose directory loose.
+    void idChecksTheDataDirectory() {
+        QTemporaryDir dir;
+        const QString data = dir.filePath("data");
+        QVERIFY(QDir().mkpath(data));
+        QVERIFY(QFile::setPermissions(data, QFileDevice::ReadOwner | QFileDevice::WriteOwner |
+                                                QFileDevice::ExeOwner | QFileDevice::ReadOther |
+                                                QFileDevice::ExeOther));
+        QCOMPARE(cli({"id", "--data-dir", data}).exitCode, 0);
+        QCOMPARE(QFileInfo(data).permissions() & (QFileDevice::ReadOther | QFileDevice::ExeOther),
+                 QFileDevice::Permissions());
+        const QString key = data + "/identity.key";
+        QVERIFY(QFile::setPermissions(key, QFileDevice::ReadOwner | QFileDevice::WriteOwner |
+                                               QFileDevice::ReadOther));
+        for (const QStringList& command :
+             {QStringList{"id"}, QStringList{"contacts", "add", otherAddress()}}) {
+            const Run r = cli(command + QStringList{"--data-dir", data});
+            QCOMPARE(r.exitCode, 4);
+            QVERIFY2(r.errors.contains("accessible to other users"), qPrintable(r.errors));
+            QVERIFY(r.output.isEmpty());
+        }
     }
 
     // Fault: `contacts add --name` skipped the length and control-character checks.
