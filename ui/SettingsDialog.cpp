@@ -1,6 +1,8 @@
 // The settings dialog.
 #include "SettingsDialog.h"
 
+#include "tor/BundledTor.h"
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -114,13 +116,16 @@ SettingsDialog::SettingsDialog(const AppSettings& current, SettingsEnvironment e
     bridgeError_->setTextFormat(Qt::PlainText);
     bridgeError_->setStyleSheet(QStringLiteral("color: #b00020;"));
     bridgeError_->setVisible(false);
+    const QStringList byObfs4 = tor::pluginTransports(environment_.obfs4Executable);
     auto* transports = new QLabel(
-        tr("obfs4: %1. snowflake: %2.")
-            .arg(environment_.obfs4Executable.isEmpty() ? tr("not installed")
+        tr("%1: %2. snowflake: %3.")
+            .arg(byObfs4.isEmpty() ? QStringLiteral("obfs4, meek_lite") : byObfs4.join(u", "),
+                 environment_.obfs4Executable.isEmpty() ? tr("not installed")
                                                         : environment_.obfs4Executable,
                  environment_.snowflakeExecutable.isEmpty() ? tr("not installed")
                                                             : environment_.snowflakeExecutable),
         this);
+    transports->setObjectName(QStringLiteral("bridgeTransports"));
     transports->setWordWrap(true);
     torPath_ = new QLineEdit(current.torPath, this);
     torPath_->setPlaceholderText(tr("Automatic (bundled tor, then the system's)"));
@@ -220,19 +225,24 @@ QString SettingsDialog::checkBridges(const QStringList& lines,
                                      const SettingsEnvironment& environment) {
     if (lines.isEmpty())
         return tr("Add at least one bridge line, or turn bridges off.");
+    const QStringList byObfs4 = tor::pluginTransports(environment.obfs4Executable);
     for (const QString& line : lines) {
         const QString transport = line.section(' ', 0, 0).toLower();
-        if (transport == QLatin1String("obfs4") && environment.obfs4Executable.isEmpty())
-            return tr("obfs4 bridges need obfs4proxy (or lyrebird), which is not installed. "
-                      "Install the obfs4proxy package, or use another bridge.");
+        if (transport == QLatin1String("webtunnel") && !byObfs4.contains(transport))
+            return tr("webtunnel bridges need lyrebird, which is not installed (obfs4proxy cannot "
+                      "run them). Install lyrebird, or use another bridge.");
+        if ((transport == QLatin1String("obfs4") || transport == QLatin1String("meek_lite")) &&
+            !byObfs4.contains(transport))
+            return tr("%1 bridges need obfs4proxy (or lyrebird), which is not installed. "
+                      "Install the obfs4proxy package, or use another bridge.")
+                .arg(transport);
         if (transport == QLatin1String("snowflake") && environment.snowflakeExecutable.isEmpty())
             return tr("snowflake bridges need snowflake-client, which is not installed. "
                       "Install the snowflake-client package, or use another bridge.");
         const bool plainBridge = transport.contains(':');
-        if (!plainBridge && transport != QLatin1String("obfs4") &&
-            transport != QLatin1String("snowflake"))
-            return tr("\"%1\" is not a bridge line OnionVoice can use (obfs4, snowflake, or "
-                      "address:port fingerprint).")
+        if (!plainBridge && !byObfs4.contains(transport) && transport != QLatin1String("snowflake"))
+            return tr("\"%1\" is not a bridge line OnionVoice can use (obfs4, meek_lite, "
+                      "webtunnel, snowflake, or address:port fingerprint).")
                 .arg(line.left(40));
         if (line.contains('\n') || line.contains('\r'))
             return tr("A bridge line cannot contain line breaks.");

@@ -20,7 +20,7 @@ namespace onionvoice::ui {
 struct SettingsEnvironment {
     QStringList inputDevices, outputDevices;
     QStringList policies;
-    QString obfs4Executable;     // empty: not installed
+    QString obfs4Executable;     // lyrebird or obfs4proxy; empty: not installed
     QString snowflakeExecutable; // empty: not installed
 };
 

@@ -116,20 +116,12 @@ call::EngineConfig GuiApp::engineConfig() const {
     config.preset = chosen.preset; // the engine adds its tor options and runs the hotline
     if (chosen.useBridges && !chosen.bridgeLines.isEmpty()) {
         const ui::SettingsEnvironment env = environment();
-        config.extraTorrcLines.append(QStringLiteral("UseBridges 1"));
         // The tor the launcher will pick: a transport in its directory is named relative to it.
         QStringList searched;
         const QString tor =
             tor::TorLauncher::findTor(chosen.torPath, &searched).value_or(QString());
-        for (const auto& [transports, executable] :
-             {std::pair{QStringLiteral("obfs4"), env.obfs4Executable},
-              {QStringLiteral("snowflake"), env.snowflakeExecutable}}) {
-            const QString line = tor::transportPluginLine(transports, executable, tor);
-            if (!line.isEmpty())
-                config.extraTorrcLines.append(line);
-        }
-        for (const QString& line : chosen.bridgeLines)
-            config.extraTorrcLines.append(QStringLiteral("Bridge ") + line);
+        config.extraTorrcLines.append(tor::bridgeTorrcLines(
+            chosen.bridgeLines, {env.obfs4Executable, env.snowflakeExecutable}, tor));
     }
     config.extraTorrcLines.append(app::testNetworkTorrcLinesFromEnvironment());
     // The devices as chosen when a call starts, not when the engine started: they change without

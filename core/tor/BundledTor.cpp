@@ -15,9 +15,10 @@ struct Transport {
     const char* transports;
 };
 
-// First match per transport list wins: lyrebird is obfs4proxy's successor in the Tor Expert Bundle.
+// First match per transport wins: lyrebird is obfs4proxy's successor in the Tor Expert Bundle and
+// the only one of the two that runs webtunnel.
 constexpr Transport kTransports[] = {
-    {"lyrebird", "obfs4,meek_lite"},
+    {"lyrebird", "obfs4,meek_lite,webtunnel"},
     {"obfs4proxy", "obfs4,meek_lite"},
     {"snowflake-client", "snowflake"},
 };
@@ -49,6 +50,16 @@ bool bundlesPlugin(const QDir& dir, const QStringList& transports) {
 }
 
 } // namespace
+
+QStringList pluginTransports(const QString& executable) {
+    QString name = QFileInfo(executable).fileName();
+    if (name.endsWith(QLatin1String(".exe"), Qt::CaseInsensitive))
+        name.chop(4);
+    for (const Transport& transport : kTransports)
+        if (name == QLatin1String(transport.executable))
+            return QString::fromLatin1(transport.transports).split(u',');
+    return {};
+}
 
 QString transportPluginLine(const QString& transports, const QString& executable,
                             const QString& torExecutable) {
@@ -86,28 +97,44 @@ QStringList bundledTorrcLines(const QString& torExecutable, const QStringList& c
         if (info.isFile())
             lines << QStringLiteral("%1 %2").arg(QLatin1String(option), info.absoluteFilePath());
     }
-    // Transports configured elsewhere: "ClientTransportPlugin obfs4,meek_lite exec …".
+    // Transports that have their plugin: configured elsewhere ("ClientTransportPlugin
+    // obfs4,meek_lite exec …"), or by an executable found before (lyrebird's obfs4 wins over
+    // obfs4proxy's).
     QStringList configured;
     for (const QString& line : configuredLines) {
         const QStringList words = line.simplified().split(QLatin1Char(' '));
         if (words.size() > 1 && words.first() == QLatin1String("ClientTransportPlugin"))
             configured << words.at(1).split(QLatin1Char(','));
     }
-    QStringList covered;
     for (const Transport& transport : kTransports) {
         const QString names = QLatin1String(transport.transports);
         const QStringList transports = names.split(QLatin1Char(','));
-        if (covered.contains(names) ||
-            std::any_of(transports.begin(), transports.end(),
+        if (std::any_of(transports.begin(), transports.end(),
                         [&](const QString& t) { return configured.contains(t); }))
             continue;
         const QString path = executableIn(dir, QLatin1String(transport.executable));
         if (path.isEmpty())
             continue;
-        covered << names;
+        configured << transports;
         if (const QString line = transportPluginLine(names, path, torExecutable); !line.isEmpty())
             lines << line;
     }
+    return lines;
+}
+
+QStringList bridgeTorrcLines(const QStringList& bridgeLines, const QStringList& pluginExecutables,
+                             const QString& torExecutable) {
+    QStringList lines{QStringLiteral("UseBridges 1")};
+    for (const QString& executable : pluginExecutables) {
+        const QString transports = pluginTransports(executable).join(u',');
+        if (transports.isEmpty())
+            continue;
+        if (const QString line = transportPluginLine(transports, executable, torExecutable);
+            !line.isEmpty())
+            lines << line;
+    }
+    for (const QString& line : bridgeLines)
+        lines << QStringLiteral("Bridge ") + line;
     return lines;
 }
 

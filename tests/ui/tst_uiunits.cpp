@@ -322,6 +322,18 @@ private slots:
         obfs4.obfs4Executable = "/usr/bin/obfs4proxy";
         QVERIFY(SettingsDialog::checkBridges({"obfs4 192.0.2.1:443 AAAA cert=x iat-mode=0"}, obfs4)
                     .isEmpty());
+        const QString meek{
+            "meek_lite 192.0.2.18:80 BE77 url=https://meek.example/ front=cdn.example"};
+        const QString webtunnel{
+            "webtunnel [2001:db8::1]:443 AAAA url=https://w.example/p ver=0.0.1"};
+        QVERIFY(SettingsDialog::checkBridges({meek}, none).contains("obfs4proxy"));
+        QVERIFY(SettingsDialog::checkBridges({meek}, obfs4).isEmpty());
+        QVERIFY(SettingsDialog::checkBridges({webtunnel}, obfs4).contains("lyrebird"));
+        SettingsEnvironment lyrebird;
+        lyrebird.obfs4Executable = "/opt/tor/lyrebird";
+        QVERIFY(SettingsDialog::checkBridges({meek, webtunnel}, lyrebird).isEmpty());
+        QVERIFY(SettingsDialog::checkBridges({"scramblesuit 192.0.2.1:443 AAAA"}, lyrebird)
+                    .contains("not a bridge line"));
     }
 
     void compiledTranslationIsLoadedForTheLocale() {

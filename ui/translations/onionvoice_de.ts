@@ -328,7 +328,7 @@
 <context>
     <name>onionvoice::gui::GuiApp</name>
     <message>
-        <location filename="../../app/gui/GuiApp.cpp" line="+189"/>
+        <location filename="../../app/gui/GuiApp.cpp" line="+187"/>
         <source>Microphone: %1 · Speaker: %2</source>
         <translation>Mikrofon: %1 · Lautsprecher: %2</translation>
     </message>
@@ -1132,7 +1132,7 @@
 <context>
     <name>onionvoice::ui::SettingsDialog</name>
     <message>
-        <location filename="../SettingsDialog.cpp" line="+25"/>
+        <location filename="../SettingsDialog.cpp" line="+27"/>
         <source>Standard</source>
         <translation>Standard</translation>
     </message>
@@ -1204,18 +1204,18 @@ obfs4 192.0.2.1:443 FINGERPRINT cert=… iat-mode=0</source>
 obfs4 192.0.2.1:443 FINGERPRINT cert=… iat-mode=0</translation>
     </message>
     <message>
-        <location line="+12"/>
-        <source>obfs4: %1. snowflake: %2.</source>
-        <translation>obfs4: %1. snowflake: %2.</translation>
+        <location line="+13"/>
+        <source>%1: %2. snowflake: %3.</source>
+        <translation>%1: %2. snowflake: %3.</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <location line="+2"/>
         <source>not installed</source>
         <translation>nicht installiert</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>Automatic (bundled tor, then the system&apos;s)</source>
         <translation>Automatisch (mitgeliefertes tor, dann das des Systems)</translation>
     </message>
@@ -1290,22 +1290,27 @@ obfs4 192.0.2.1:443 FINGERPRINT cert=… iat-mode=0</translation>
         <translation>Fügen Sie mindestens eine Bridge-Zeile hinzu oder schalten Sie Bridges aus.</translation>
     </message>
     <message>
-        <location line="+4"/>
-        <source>obfs4 bridges need obfs4proxy (or lyrebird), which is not installed. Install the obfs4proxy package, or use another bridge.</source>
-        <translation>obfs4-Bridges brauchen obfs4proxy (oder lyrebird), das nicht installiert ist. Installieren Sie das Paket obfs4proxy oder verwenden Sie eine andere Bridge.</translation>
+        <location line="+5"/>
+        <source>webtunnel bridges need lyrebird, which is not installed (obfs4proxy cannot run them). Install lyrebird, or use another bridge.</source>
+        <translation>webtunnel-Bridges brauchen lyrebird, das nicht installiert ist (obfs4proxy kann sie nicht betreiben). Installieren Sie lyrebird oder verwenden Sie eine andere Bridge.</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
+        <source>%1 bridges need obfs4proxy (or lyrebird), which is not installed. Install the obfs4proxy package, or use another bridge.</source>
+        <translation>%1-Bridges brauchen obfs4proxy (oder lyrebird), das nicht installiert ist. Installieren Sie das Paket obfs4proxy oder verwenden Sie eine andere Bridge.</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>&quot;%1&quot; is not a bridge line OnionVoice can use (obfs4, meek_lite, webtunnel, snowflake, or address:port fingerprint).</source>
+        <translation>„%1“ ist keine Bridge-Zeile, die OnionVoice verwenden kann (obfs4, meek_lite, webtunnel, snowflake oder Adresse:Port Fingerprint).</translation>
+    </message>
+    <message>
+        <location line="-5"/>
         <source>snowflake bridges need snowflake-client, which is not installed. Install the snowflake-client package, or use another bridge.</source>
         <translation>snowflake-Bridges brauchen snowflake-client, das nicht installiert ist. Installieren Sie das Paket snowflake-client oder verwenden Sie eine andere Bridge.</translation>
     </message>
     <message>
-        <location line="+5"/>
-        <source>&quot;%1&quot; is not a bridge line OnionVoice can use (obfs4, snowflake, or address:port fingerprint).</source>
-        <translation>„%1“ ist keine Bridge-Zeile, die OnionVoice verwenden kann (obfs4, snowflake oder Adresse:Port Fingerprint).</translation>
-    </message>
-    <message>
-        <location line="+4"/>
+        <location line="+9"/>
         <source>A bridge line cannot contain line breaks.</source>
         <translation>Eine Bridge-Zeile darf keine Zeilenumbrüche enthalten.</translation>
     </message>
