@@ -4,6 +4,7 @@
 #include "CallReport.h"
 #include "Commands.h"
 #include "CommonOptions.h"
+#include "DataDirectoryLock.h"
 #include "IdentityStore.h"
 #include "PeerAddress.h"
 #include "contacts/ContactBook.h"
@@ -98,6 +99,18 @@ int runContacts(const QStringList& arguments) {
     const QStringList args = parser.positionalArguments();
     const QString action = args.value(0);
     const QString directory = QDir(parser.value(dataDir)).absolutePath();
+    const bool listing = action == QLatin1String("list") && args.size() == 1;
+    if (!listing && args.size() != 2)
+        return fail(ExitCode::Usage,
+                    "usage: contacts list | contacts add|remove|block|unblock ADDRESS");
+    // An engine running on the directory (the app, serve) holds the book in memory: it would
+    // neither see an edit made beside it (a contact blocked here could still ring) nor keep it
+    // (its next save writes its own book). So edits wait until it has stopped; listing is safe.
+    app::DataDirectoryLock lock(directory);
+    if (!listing && lock.tryAcquire() != app::DataDirectoryLock::Result::Acquired)
+        return fail(ExitCode::Failure,
+                    lock.errorString() +
+                        "; edit the contacts there, or stop it and run this again");
     contacts::ContactBook book(QDir(directory).filePath(QStringLiteral("contacts.json")));
     const auto loaded = book.load();
     if (loaded.outcome == contacts::ContactBook::LoadOutcome::Unreadable)
@@ -105,11 +118,8 @@ int runContacts(const QStringList& arguments) {
     if (loaded.outcome == contacts::ContactBook::LoadOutcome::CorruptKeptAside)
         fail(ExitCode::FileError, loaded.message); // reported; the book starts empty
 
-    if (action == QLatin1String("list") && args.size() == 1)
+    if (listing)
         return list(book, parser.isSet(json));
-    if (args.size() != 2)
-        return fail(ExitCode::Usage,
-                    "usage: contacts list | contacts add|remove|block|unblock ADDRESS");
     QString reason;
     const auto peer = parsePeer(args.at(1), &reason);
     if (!peer)

@@ -207,6 +207,30 @@ private slots:
         QVERIFY2(r.errors.contains(dir + " is in use"), qPrintable(r.errors));
     }
 
+    // Fault: `contacts block` beside the running app wrote contacts.json, but the app kept its own
+    // book in memory: the contact could still ring, and the app's next save undid the block. Edits
+    // are refused while an engine runs on the directory; listing still works.
+    void contactEditsBesideARunningAppAreRefused() {
+        const QString dir = data_.filePath("edits");
+        const QString peer = otherAddress();
+        QCOMPARE(cli({"contacts", "add", peer, "--data-dir", dir}).exitCode, 0);
+        {
+            onionvoice::app::InstanceGuard gui(dir);
+            QCOMPARE(gui.claim({}), onionvoice::app::InstanceGuard::Role::Primary);
+            for (const char* action : {"block", "remove", "add"}) {
+                const Run r = cli({"contacts", action, peer, "--data-dir", dir});
+                QCOMPARE(r.exitCode, 1);
+                QVERIFY2(r.errors.contains(dir + " is in use"), qPrintable(r.errors));
+            }
+            const Run listed = cli({"contacts", "list", "--data-dir", dir});
+            QCOMPARE(listed.exitCode, 0);
+            QVERIFY2(listed.output.contains(peer) && !listed.output.contains("[blocked]"),
+                     qPrintable(listed.output));
+        }
+        QCOMPARE(cli({"contacts", "block", peer, "--data-dir", dir}).exitCode, 0);
+        QVERIFY(cli({"contacts", "list", "--data-dir", dir}).output.contains("[blocked]"));
+    }
+
     // Fault: `call <link with a key>` for a contact already in the book removed it and added it
     // again with the key, and the add checks the name: a contact whose name an older version
     // stored (65 characters) could not be called through their link, "FileError".
