@@ -130,7 +130,10 @@ void EngineHost::setMuted(bool muted) {
 }
 
 void EngineHost::setUnknownCallers(call::UnknownCallers policy) {
-    onEngine([policy](call::CallEngine& e) { e.setUnknownCallers(policy); });
+    onEngine([this, policy](call::CallEngine& e) {
+        e.setUnknownCallers(policy);
+        publishContacts(e);
+    });
 }
 
 void EngineHost::publishContacts(call::CallEngine& engine) {
@@ -138,8 +141,10 @@ void EngineHost::publishContacts(call::CallEngine& engine) {
     if (!engine.contacts().save(&error))
         emit errorOccurred(tr("The contact list could not be saved: %1").arg(error));
     const QList<contacts::Contact> copy = engine.contacts().contacts();
-    QMetaObject::invokeMethod(this, [this, copy] {
+    const call::UnknownCallers policy = engine.unknownCallers();
+    QMetaObject::invokeMethod(this, [this, copy, policy] {
         contacts_ = copy;
+        unknownCallers_ = policy;
         emit contactsChanged();
     });
 }

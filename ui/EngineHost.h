@@ -32,6 +32,9 @@ public:
     QString address() const { return address_; }
     call::CallState callState() const { return callState_; }
     const QList<contacts::Contact>& contacts() const { return contacts_; }
+    // The engine's policy in force (it refuses strangers on its own when contacts were lost);
+    // none before an engine has started.
+    std::optional<call::UnknownCallers> unknownCallers() const { return unknownCallers_; }
     std::optional<contacts::Contact> contact(const QString& address) const;
     QThread* engineThread() { return &thread_; }
 
@@ -87,6 +90,7 @@ private:
     QString address_;
     call::CallState callState_ = call::CallState::Idle;
     QList<contacts::Contact> contacts_;
+    std::optional<call::UnknownCallers> unknownCallers_;
 };
 
 } // namespace onionvoice::ui

@@ -156,13 +156,22 @@ ui::SettingsEnvironment GuiApp::environment() {
 }
 
 void GuiApp::openSettings(bool focusBridges) {
-    ui::SettingsDialog dialog(settings_.chosen(), environment(), window_.get());
+    // While the engine refuses strangers on its own (contacts were lost), the box shows that, and
+    // only changing it answers the question: OK on the dialog for a new microphone must not lift
+    // the refusal, nor make the engine forget that blocks may be lost.
+    ui::AppSettings shown = settings_.chosen();
+    shown.unknownCallers = host_.unknownCallers().value_or(shown.unknownCallers);
+    ui::SettingsDialog dialog(shown, environment(), window_.get());
     connect(&dialog, &ui::SettingsDialog::soundTestRequested, this, &GuiApp::openSoundTest);
     if (focusBridges)
         dialog.setFocusToBridges();
     if (dialog.exec() != QDialog::Accepted)
         return;
-    applySettings(dialog.settings());
+    ui::AppSettings chosen = dialog.settings();
+    const bool callersChosen = chosen.unknownCallers != shown.unknownCallers;
+    if (!callersChosen)
+        chosen.unknownCallers = settings_.chosen().unknownCallers;
+    applySettings(chosen, callersChosen);
 }
 
 void GuiApp::openSoundTest(const QString& inputDevice, const QString& outputDevice) {
@@ -189,12 +198,13 @@ QString GuiApp::deviceDescription(const QString& inputDevice, const QString& out
              outputDevice.isEmpty() ? tr("system default") : outputDevice);
 }
 
-void GuiApp::applySettings(const ui::AppSettings& settings) {
+void GuiApp::applySettings(const ui::AppSettings& settings, bool unknownCallersChosen) {
     settings_.choose(settings);
     settings.save(store_);
     devices_->set(settings.inputDevice, settings.outputDevice);
     ringtone_.setDevices(settings.inputDevice, settings.outputDevice);
-    host_.setUnknownCallers(settings.unknownCallers);
+    if (unknownCallersChosen)
+        host_.setUnknownCallers(settings.unknownCallers);
     window_->setPresetDescription(presetDescription());
     window_->setDeviceDescription(deviceDescription());
     restartIfDue();

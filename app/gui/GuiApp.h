@@ -41,7 +41,8 @@ public:
 
 private:
     void openSettings(bool focusBridges);
-    void applySettings(const ui::AppSettings& settings);
+    // unknownCallersChosen: the user changed who may ring (the engine then forgets lost entries).
+    void applySettings(const ui::AppSettings& settings, bool unknownCallersChosen);
     // Restarts tor and the engine when the chosen settings need it; during a call only if the
     // user agrees, else when the call ends.
     void restartIfDue();

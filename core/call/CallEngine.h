@@ -74,6 +74,8 @@ public:
     QString address() const { return host_.address(); }
     CallState callState() const { return call_ ? call_->state : CallState::Idle; }
     contacts::ContactBook& contacts() { return contacts_; }
+    // In force: Refuse also while the book may have lost entries and nobody has chosen since.
+    UnknownCallers unknownCallers() const { return config_.unknownCallers; }
     tor::TorLauncher* torLauncher() { return host_.launcher(); }
     // The published service (nullptr with the one-way hotline preset: see hotline()).
     tor::OnionService* service() { return host_.service(); }

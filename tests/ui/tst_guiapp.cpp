@@ -2,8 +2,11 @@
 // the user changes in Settings reaches the engine that is already running.
 #include "GuiApp.h"
 #include "OffscreenTestMain.h"
+#include "contacts/ContactBook.h"
 
 #include <QApplication>
+#include <QCheckBox>
+#include <QFile>
 #include <QSettings>
 #include <QTemporaryDir>
 #include <QTest>
@@ -23,6 +26,38 @@ QString nextCallsAudioError(const call::EngineConfig& config) {
     media::AudioRings rings;
     backend->start(rings, &error);
     return error;
+}
+
+// A tor that passes the version check, then opens no control port until the test ends: the
+// engine runs (identity, contact book) without a network.
+QString waitingTor(const QTemporaryDir& dir) {
+    const QString path = dir.filePath(QStringLiteral("waiting-tor"));
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return {};
+    file.write("#!/bin/sh\n"
+               "if [ \"$1\" = --version ]; then echo 'Tor version 0.4.9.11.'; exit 0; fi\n"
+               "while kill -0 $PPID 2>/dev/null; do sleep 0.2; done\n");
+    file.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
+    return path;
+}
+
+// Waits until the engine thread has run everything queued to it before this call.
+void drainEngineThread(ui::EngineHost* host) {
+    QObject probe;
+    probe.moveToThread(host->engineThread());
+    QMetaObject::invokeMethod(
+        &probe, [] {}, Qt::BlockingQueuedConnection);
+}
+
+// Opens Settings as the menu does; `act` gets the dialog and closes it.
+void inSettings(gui::GuiApp& app, const std::function<void(QDialog*)>& act) {
+    QTimer::singleShot(0, [act] {
+        auto* dialog = qobject_cast<QDialog*>(QApplication::activeModalWidget());
+        QVERIFY(dialog && dialog->objectName() == QStringLiteral("settingsDialog"));
+        act(dialog);
+    });
+    emit app.window()->settingsRequested();
 }
 
 } // namespace
@@ -56,6 +91,48 @@ private slots:
                      .toString(),
                  QString());
         QCOMPARE(nextCallsAudioError(running), QStringLiteral("no audio input device found"));
+    }
+
+    // Attack on fail-closed: contacts were lost (a blocked one may be among them), so the engine
+    // refuses strangers until the user chooses again. Settings showed the saved choice (strangers
+    // ring), and OK after changing only the microphone applied it: strangers rang again, and the
+    // book forgot that entries were lost, so the next start did not refuse either.
+    void settingsOkDoesNotLiftTheRefusalAfterLostContacts() {
+        QTemporaryDir data;
+        const QString book = data.filePath(QStringLiteral("contacts.json"));
+        {
+            QFile f(book);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(R"({"version": 1, "contacts": [{"address": "lost", "blocked": true}]})");
+            QSettings store(data.filePath(QStringLiteral("settings.ini")), QSettings::IniFormat);
+            store.setValue("tor/path", waitingTor(data));
+        }
+        gui::GuiApp app(gui::GuiOptions{data.path(), {}, {}, {}, {}, {}});
+        app.start();
+        QTRY_COMPARE_WITH_TIMEOUT(app.host()->phase(), ui::EngineHost::Phase::Running, 20000);
+        QTRY_VERIFY(app.host()->unknownCallers() == call::UnknownCallers::Refuse);
+
+        bool shownRefused = false;
+        inSettings(app, [&](QDialog* dialog) {
+            shownRefused = dialog->findChild<QCheckBox*>("refuseUnknownCheck")->isChecked();
+            dialog->accept();
+        });
+        QVERIFY(shownRefused); // what is in force, not the saved choice
+        drainEngineThread(app.host());
+        QVERIFY(contacts::ContactBook(book).load().mayHaveLostEntries());
+        QCOMPARE(app.host()->unknownCallers(), call::UnknownCallers::Refuse);
+        QCOMPARE(QSettings(data.filePath(QStringLiteral("settings.ini")), QSettings::IniFormat)
+                     .value("security/unknownCallers")
+                     .toString(),
+                 QStringLiteral("ring")); // nor is the saved choice changed behind the user's back
+
+        // Unticking the box is the answer: strangers ring again, and the book is whole from now.
+        inSettings(app, [](QDialog* dialog) {
+            dialog->findChild<QCheckBox*>("refuseUnknownCheck")->setChecked(false);
+            dialog->accept();
+        });
+        QTRY_COMPARE(app.host()->unknownCallers(), call::UnknownCallers::Ring);
+        QVERIFY(!contacts::ContactBook(book).load().mayHaveLostEntries());
     }
 };
 
