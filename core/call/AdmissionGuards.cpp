@@ -79,12 +79,13 @@ RingAdmission::RingAdmission(const Limits& limits)
     , perCaller_(limits.ringsPerCallerPerMinute, limits.ringsPerCallerPerMinute,
                  limits.trackedCallers) {}
 
-RingVerdict RingAdmission::admit(const QString& caller, const Bytes32& nonce, bool trusted,
-                                 Millis now) {
+RingVerdict RingAdmission::admit(const QString& caller, const Bytes32& nonce,
+                                 CallerStanding standing, Millis now) {
     if (replays_.seen(caller, nonce, now))
         return RingVerdict::Replayed;
     if (!perCaller_.allow(caller, now) ||
-        (!trusted && !strangers_.take(now, strangerRingsPerMinute_, strangerRingsPerMinute_)))
+        (standing == CallerStanding::Stranger &&
+         !strangers_.take(now, strangerRingsPerMinute_, strangerRingsPerMinute_)))
         return RingVerdict::RateLimited;
     replays_.remember(caller, nonce, now);
     return RingVerdict::Ring;

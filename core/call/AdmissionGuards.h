@@ -63,6 +63,13 @@ private:
 
 enum class RingVerdict { Ring, Replayed, RateLimited };
 
+// Who a caller is to us, as far as the rate of rings goes.
+enum class CallerStanding {
+    Stranger, // not in the contacts: strangers share one rate besides their own
+    Contact,  // in the contacts, blocked or not: a blocked contact limited where a contact would
+              // not be could tell that it is blocked
+};
+
 // Whether a verified Hello may ring, in the order that keeps each defence intact: a replay is
 // refused before it can spend its caller's rings (a replayer would lock the caller out), and a
 // Hello is remembered only once it passed the rate limits, so a flood of rate-limited Hellos
@@ -79,8 +86,8 @@ public:
         double strangerRingsPerMinute;
     };
     explicit RingAdmission(const Limits& limits);
-    // `trusted`: a contact who is not blocked (strangers share one rate besides their own).
-    RingVerdict admit(const QString& caller, const Bytes32& nonce, bool trusted, Millis now);
+    RingVerdict admit(const QString& caller, const Bytes32& nonce, CallerStanding standing,
+                      Millis now);
 
 private:
     double strangerRingsPerMinute_;

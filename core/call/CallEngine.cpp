@@ -283,10 +283,12 @@ Millis CallEngine::monotonicNow() const {
 }
 
 // Who may ring. Strangers (callers who are not contacts) and blocked callers learn nothing about
-// our state: a blocked caller hears the same as a stranger, and a stranger calling while we are
-// busy hears it ring unanswered, exactly as when we are idle and do not pick up. Contacts are
-// trusted with "busy" (and the UI gets a missed-call notice through callRefused); a contact's
-// call also displaces a stranger's that is still ringing.
+// our state: a blocked caller hears it ring unanswered, as a contact we do not pick up does (also
+// where strangers are refused, and whatever rate strangers have used up); a stranger calling while
+// we are busy hears the same, exactly as when we are idle and do not pick up; a stranger's ring
+// displaced by a contact's call rings on to its end. A Hello that may not ring hears BadRequest
+// whatever failed, its clock, its replay or its rate. Contacts are trusted with "busy" (and the
+// UI gets a missed-call notice through callRefused).
 void CallEngine::onIncomingHello(net::OnionLink* link, const Hello& hello) {
     auto bad = verifyHello(hello, address(), unixNow(), kMaxClockSkew);
     // The Hello's link becomes the control link, so it must be one of the slots we would agree
@@ -302,20 +304,23 @@ void CallEngine::onIncomingHello(net::OnionLink* link, const Hello& hello) {
     }
     const auto contact = contacts_.find(hello.caller);
     const bool trusted = contact && !contact->blocked;
-    switch (admission_.admit(hello.caller, hello.nonce, trusted, monotonicNow())) {
-    case RingVerdict::Replayed:
-        ++refusals_.replayedHellos;
-        qCInfo(lcCall) << "dropping a replayed hello";
-        discard(link);
+    const RingVerdict verdict = admission_.admit(
+        hello.caller, hello.nonce, contact ? CallerStanding::Contact : CallerStanding::Stranger,
+        monotonicNow());
+    if (verdict != RingVerdict::Ring) {
+        if (verdict == RingVerdict::Replayed) {
+            ++refusals_.replayedHellos;
+            qCInfo(lcCall) << "refusing a replayed hello";
+        } else {
+            ++refusals_.rateLimitedRings;
+        }
+        // The answer to a Hello whose clock is off: silence here would let anyone re-sign one
+        // Hello (or ring past their rate) with chosen times and read our clock off the window's
+        // edge, where the answer changes.
+        incoming_.refuse(link, RefusalReason::BadRequest);
         return;
-    case RingVerdict::RateLimited:
-        ++refusals_.rateLimitedRings;
-        discard(link);
-        return;
-    case RingVerdict::Ring:
-        break;
     }
-    if (!trusted && config_.unknownCallers == UnknownCallers::Refuse) {
+    if (!contact && config_.unknownCallers == UnknownCallers::Refuse) {
         ++refusals_.notAccepted;
         refuseIncoming(link, hello.caller, RefusalReason::NotAccepted, EndReason::NotAccepted);
         return;
@@ -327,8 +332,11 @@ void CallEngine::onIncomingHello(net::OnionLink* link, const Hello& hello) {
     }
     if (call_ && call_->direction == CallDirection::Incoming &&
         call_->state == CallState::Ringing && !contacts_.find(call_->peer)) {
-        // A stranger's ring must not keep a contact out.
-        call_->sendOnSlot(call_->controlSlot, encodeHandshake(Refusal{RefusalReason::NoAnswer}));
+        // A stranger's ring must not keep a contact out, nor end early: the stranger would learn
+        // when a contact of ours calls. It rings on, unanswered, for the rest of its time.
+        const auto rang = std::chrono::milliseconds(call_->clock.elapsed());
+        if (net::OnionLink* ringing = call_->release(call_->controlSlot, this))
+            incoming_.letRingOn(ringing, std::max(config_.ringTimeout - rang, 0ms));
         end(EndReason::NoAnswer);
     }
     if (call_) {

@@ -112,6 +112,14 @@ void CallSession::detach(QObject* receiver) {
             link->disconnect(receiver);
 }
 
+net::OnionLink* CallSession::release(std::uint8_t slot, QObject* receiver) {
+    net::OnionLink* link = links[slot];
+    links[slot] = nullptr;
+    if (link)
+        link->disconnect(receiver);
+    return link;
+}
+
 void CallSession::startDataPath() {
     sealer = std::make_unique<RecordSealer>(keys->send);
     opener = std::make_unique<RecordOpener>(keys->receive);

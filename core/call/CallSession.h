@@ -62,6 +62,9 @@ public:
     void closeSilentLinks();
     // Disconnects the pool and the links from receiver, e.g. once the call ended.
     void detach(QObject* receiver);
+    // Takes the slot's link out of the call, open and disconnected from receiver (nullptr if
+    // the slot has none): the call's end then leaves it alone.
+    net::OnionLink* release(std::uint8_t slot, QObject* receiver);
 
     // Both sides, once the keys exist: sealer, opener and multipath endpoint; the control slot
     // carries the call's records from now on.

@@ -58,9 +58,21 @@ void IncomingLinks::ringWithoutAnswer(net::OnionLink* link, std::chrono::millise
         discard(link);
         return;
     }
+    link->sendRecord(encodeHandshake(Ringing{}));
+    endLikeARealRing(link, ringTimeout);
+}
+
+void IncomingLinks::letRingOn(net::OnionLink* link, std::chrono::milliseconds remaining) {
+    if (decoys_.size() >= limits_.maxDecoyRings) {
+        refuse(link, RefusalReason::NoAnswer);
+        return;
+    }
+    endLikeARealRing(link, remaining);
+}
+
+void IncomingLinks::endLikeARealRing(net::OnionLink* link, std::chrono::milliseconds timeout) {
     ++counters_.decoyRings;
     decoys_.insert(link);
-    link->sendRecord(encodeHandshake(Ringing{}));
     // A real ring ends at the caller's first record, its Cancel or anything else, and its link
     // closes a moment later without a word; a decoy that went on ringing would tell the caller
     // that it is blocked, or that we are busy.
@@ -68,7 +80,7 @@ void IncomingLinks::ringWithoutAnswer(net::OnionLink* link, std::chrono::millise
         if (decoys_.remove(link))
             QTimer::singleShot(kLingerBeforeClose, link, [link] { discard(link); });
     });
-    QTimer::singleShot(ringTimeout, link, [this, link] {
+    QTimer::singleShot(timeout, link, [this, link] {
         if (decoys_.remove(link))
             refuse(link, RefusalReason::NoAnswer);
     });

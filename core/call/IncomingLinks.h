@@ -35,6 +35,8 @@ public:
     void refuse(net::OnionLink* link, RefusalReason reason);
     // Answers Ringing and, after ringTimeout, NoAnswer, exactly like a call nobody picks up.
     void ringWithoutAnswer(net::OnionLink* link, std::chrono::milliseconds ringTimeout);
+    // A ring already under way (it heard Ringing) goes on unanswered: NoAnswer after `remaining`.
+    void letRingOn(net::OnionLink* link, std::chrono::milliseconds remaining);
 
 signals:
     void helloReceived(onionvoice::net::OnionLink* link, const onionvoice::call::Hello& hello);
@@ -44,6 +46,8 @@ private:
     void onFirstRecord(net::OnionLink* link, const QByteArray& record);
     // Removes a link from the unproven ones; false when it was not among them.
     bool forget(net::OnionLink* link);
+    // The decoy's end, as a real ring's: at the caller's first record, or NoAnswer at timeout.
+    void endLikeARealRing(net::OnionLink* link, std::chrono::milliseconds timeout);
 
     IncomingLimits limits_;
     std::deque<net::OnionLink*> unproven_; // oldest first

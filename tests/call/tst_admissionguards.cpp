@@ -68,23 +68,27 @@ private slots:
     // old order), the flood evicted it and its replay rang again.
     void rateLimitedFloodCannotEvictAHello() {
         RingAdmission admission({5min, 64, 4, 16, 6});
-        QCOMPARE(admission.admit(kAlice, nonce(1), true, 0ms), RingVerdict::Ring);
+        QCOMPARE(admission.admit(kAlice, nonce(1), CallerStanding::Contact, 0ms),
+                 RingVerdict::Ring);
         int rang = 0;
         for (int i = 0; i < 4096; ++i)
-            rang += admission.admit(kMallory, nonce(std::uint8_t(i)), false, 1s + Millis(i)) ==
-                    RingVerdict::Ring;
+            rang += admission.admit(kMallory, nonce(std::uint8_t(i)), CallerStanding::Stranger,
+                                    1s + Millis(i)) == RingVerdict::Ring;
         QCOMPARE(rang, 4); // mallory's own rate
-        QCOMPARE(admission.admit(kAlice, nonce(1), true, 10s), RingVerdict::Replayed);
+        QCOMPARE(admission.admit(kAlice, nonce(1), CallerStanding::Contact, 10s),
+                 RingVerdict::Replayed);
     }
 
     // A replayed Hello is refused before it spends its caller's rings: replaying alice's Hello
     // must not lock alice out.
     void replaysDoNotSpendTheCallersRings() {
         RingAdmission admission({5min, 64, 4, 16, 6});
-        QCOMPARE(admission.admit(kAlice, nonce(1), true, 0ms), RingVerdict::Ring);
+        QCOMPARE(admission.admit(kAlice, nonce(1), CallerStanding::Contact, 0ms),
+                 RingVerdict::Ring);
         for (int i = 0; i < 10; ++i)
-            QCOMPARE(admission.admit(kAlice, nonce(1), true, 1s), RingVerdict::Replayed);
-        QCOMPARE(admission.admit(kAlice, nonce(2), true, 2s), RingVerdict::Ring);
+            QCOMPARE(admission.admit(kAlice, nonce(1), CallerStanding::Contact, 1s),
+                     RingVerdict::Replayed);
+        QCOMPARE(admission.admit(kAlice, nonce(2), CallerStanding::Contact, 2s), RingVerdict::Ring);
     }
 
     // Strangers share one rate besides their own: many identities do not ring more often.
@@ -92,10 +96,11 @@ private slots:
         RingAdmission admission({5min, 64, 4, 16, 6});
         int rang = 0;
         for (int i = 0; i < 100; ++i)
-            rang += admission.admit(kMallory + QString::number(i), nonce(1), false, 0ms) ==
-                    RingVerdict::Ring;
+            rang += admission.admit(kMallory + QString::number(i), nonce(1),
+                                    CallerStanding::Stranger, 0ms) == RingVerdict::Ring;
         QCOMPARE(rang, 6);
-        QCOMPARE(admission.admit(kAlice, nonce(1), true, 0ms), RingVerdict::Ring);
+        QCOMPARE(admission.admit(kAlice, nonce(1), CallerStanding::Contact, 0ms),
+                 RingVerdict::Ring);
     }
 
     void tokenBucketRefills() {

@@ -184,6 +184,22 @@ std::optional<HandshakeMessage> firstReply(const RawStream& s) {
     return decodeHandshake(bytesOf(s.received.first())).message;
 }
 
+bool isBadRequest(const RawStream& s) {
+    const auto reply = firstReply(s);
+    return reply && std::holds_alternative<Refusal>(*reply) &&
+           std::get<Refusal>(*reply).reason == RefusalReason::BadRequest;
+}
+
+bool isRinging(const RawStream& s) {
+    const auto reply = firstReply(s);
+    return reply && std::holds_alternative<Ringing>(*reply);
+}
+
+// Answered, or closed without a word.
+bool settled(const RawStream& s) {
+    return !s.received.isEmpty() || s.state == RawStream::State::Failed;
+}
+
 } // namespace
 
 class HostilePeerTest : public QObject {
@@ -218,6 +234,11 @@ private:
         return streams_.back().get();
     }
     RawStream* openAlone() { return open(100000 + ++tag_); }
+    // Ends a ring as a caller's Cancel does (any record), so that no decoy ring outlasts its test.
+    static void hangUp(RawStream* stream) {
+        if (isRinging(*stream))
+            stream->send(std::vector<std::uint8_t>(multipath::kRecordSize, 0));
+    }
 
     Hello hello(const tor::OnionIdentity& caller, const EphemeralKey& e) {
         return makeHello(caller, victim_->address(), e, {32000, 40, 4, 4}, 0,
@@ -358,7 +379,9 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(victim_->refusals().replayedHellos, std::uint64_t(1), 20000);
         QTest::qWait(1000);
         QCOMPARE(incoming.size(), 1);
-        QVERIFY(replay->received.isEmpty()); // not even a refusal to learn from
+        // The answer to any Hello that may not ring (calleeClockIsNotMeasurable says why).
+        QTRY_VERIFY_WITH_TIMEOUT(!replay->received.isEmpty(), 20000);
+        QVERIFY(isBadRequest(*replay));
     }
 
     // A Hello whose link slot is beyond the links the callee accepts (it proposes 16, the callee
@@ -426,6 +449,104 @@ private slots:
             QCOMPARE(std::get<Refusal>(*last).reason, RefusalReason::NoAnswer);
         }
         friend_->hangUp();
+        QTRY_COMPARE_WITH_TIMEOUT(victim_->callState(), CallState::Idle, 15000);
+    }
+
+    // Attack: where strangers are refused, a blocked contact heard NotAccepted at once while a
+    // contact rings, so it learnt that it is blocked; and the victim refuses strangers on its own
+    // after a damaged contact book. Now it hears the ring nobody answers.
+    void blockedHearsRingingWhereStrangersAreRefused() {
+        const auto blocked = tor::OnionIdentity::generate();
+        QString error;
+        QVERIFY(
+            victim_->contacts().add({blocked.address(), "Ex 2", {}, true, false, {}, {}}, &error));
+        victim_->setUnknownCallers(UnknownCallers::Refuse);
+        QSignalSpy incoming(victim_.get(), &CallEngine::incomingCall);
+        RawStream* probe = openAlone();
+        QTRY_VERIFY_WITH_TIMEOUT(probe->state != RawStream::State::Connecting, kCallTimeout);
+        EphemeralKey e;
+        probe->send(encodeHandshake(hello(blocked, e)));
+        QTRY_VERIFY_WITH_TIMEOUT(settled(*probe), 20000);
+        victim_->setUnknownCallers(UnknownCallers::Ring);
+        QVERIFY(isRinging(*probe));
+        QVERIFY(incoming.isEmpty());
+        hangUp(probe);
+    }
+
+    // Attack: strangers share one rate of rings, and a blocked contact drew on it while a
+    // contact does not. Two throwaway identities use the shared rate up; the blocked contact then
+    // rang and heard nothing at all, where a contact rings, so it learnt that it is blocked. Now a
+    // contact's standing, blocked or not, decides the rate: it hears the ring nobody answers.
+    void blockedCannotTellByTheStrangersRate() {
+        const auto blocked = tor::OnionIdentity::generate();
+        QString error;
+        QVERIFY(
+            victim_->contacts().add({blocked.address(), "Ex 3", {}, true, false, {}, {}}, &error));
+        std::vector<RawStream*> strangers;
+        for (int i = 0; i < 8; ++i)
+            strangers.push_back(openAlone());
+        RawStream* probe = openAlone();
+        QTRY_VERIFY_WITH_TIMEOUT(
+            std::all_of(strangers.begin(), strangers.end(),
+                        [](auto* s) { return s->state != RawStream::State::Connecting; }) &&
+                probe->state != RawStream::State::Connecting,
+            kCallTimeout);
+        const auto limitedBefore = victim_->refusals().rateLimitedRings;
+        std::vector<std::unique_ptr<EphemeralKey>> keys;
+        for (RawStream* s : strangers) {
+            keys.push_back(std::make_unique<EphemeralKey>());
+            s->send(encodeHandshake(hello(tor::OnionIdentity::generate(), *keys.back())));
+        }
+        QTRY_VERIFY_WITH_TIMEOUT(victim_->refusals().rateLimitedRings > limitedBefore, 20000);
+        EphemeralKey e;
+        probe->send(encodeHandshake(hello(blocked, e)));
+        QTRY_VERIFY_WITH_TIMEOUT(settled(*probe), 20000);
+        QVERIFY(isRinging(*probe));
+        for (RawStream* s : strangers)
+            hangUp(s);
+        hangUp(probe);
+        if (victim_->callState() == CallState::Ringing)
+            victim_->reject();
+        QTRY_COMPARE_WITH_TIMEOUT(victim_->callState(), CallState::Idle, 15000);
+    }
+
+    // Attack: the callee's clock, read by any stranger. A Hello whose time is outside the allowed
+    // skew was answered BadRequest, while one inside it but over the caller's rate (or replayed)
+    // was closed without a word: re-signed Hellos with chosen times found the window's edge, to
+    // the circuit's jitter, without ringing. Now every Hello that may not ring hears the same.
+    void calleeClockIsNotMeasurable() {
+        const auto mallory = tor::OnionIdentity::generate();
+        std::vector<RawStream*> inWindow;
+        for (int i = 0; i < 6; ++i)
+            inWindow.push_back(openAlone());
+        RawStream* outside = openAlone();
+        QTRY_VERIFY_WITH_TIMEOUT(
+            std::all_of(inWindow.begin(), inWindow.end(),
+                        [](auto* s) { return s->state != RawStream::State::Connecting; }) &&
+                outside->state != RawStream::State::Connecting,
+            kCallTimeout);
+        const auto limitedBefore = victim_->refusals().rateLimitedRings;
+        std::vector<std::unique_ptr<EphemeralKey>> keys;
+        for (RawStream* s : inWindow) { // beyond her own rate of four rings a minute
+            keys.push_back(std::make_unique<EphemeralKey>());
+            s->send(encodeHandshake(hello(mallory, *keys.back())));
+        }
+        EphemeralKey e;
+        outside->send(encodeHandshake(
+            makeHello(mallory, victim_->address(), e, {32000, 40, 4, 4}, 0,
+                      std::chrono::milliseconds(QDateTime::currentMSecsSinceEpoch()) + 10min)));
+        QTRY_VERIFY_WITH_TIMEOUT(
+            std::all_of(inWindow.begin(), inWindow.end(), [](auto* s) { return settled(*s); }) &&
+                settled(*outside),
+            20000);
+        QVERIFY(victim_->refusals().rateLimitedRings > limitedBefore);
+        QVERIFY(isBadRequest(*outside));
+        for (RawStream* s : inWindow) {
+            QVERIFY2(isRinging(*s) || isBadRequest(*s), "a Hello heard nothing at all");
+            hangUp(s);
+        }
+        if (victim_->callState() == CallState::Ringing)
+            victim_->reject();
         QTRY_COMPARE_WITH_TIMEOUT(victim_->callState(), CallState::Idle, 15000);
     }
 
