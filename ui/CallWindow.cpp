@@ -15,6 +15,7 @@ CallWindow::CallWindow(QWidget* parent)
     : QWidget(parent, Qt::Window)
     , peer_(new QLabel(this))
     , state_(new QLabel(this))
+    , endDetail_(new QLabel(this))
     , duration_(new QLabel(this))
     , devices_(new QLabel(this))
     , mute_(new QPushButton(tr("&Mute"), this))
@@ -34,6 +35,11 @@ CallWindow::CallWindow(QWidget* parent)
     peer_->setFont(big);
     state_->setObjectName(QStringLiteral("callState"));
     state_->setTextFormat(Qt::PlainText);
+    endDetail_->setObjectName(QStringLiteral("callEndDetail"));
+    endDetail_->setTextFormat(Qt::PlainText);
+    endDetail_->setWordWrap(true);
+    endDetail_->setStyleSheet(QStringLiteral("color: #b00020;"));
+    endDetail_->setVisible(false);
     duration_->setObjectName(QStringLiteral("callDuration"));
     duration_->setFont(big);
     devices_->setObjectName(QStringLiteral("callDevices"));
@@ -58,7 +64,8 @@ CallWindow::CallWindow(QWidget* parent)
     header->addWidget(peer_, 0, 0);
     header->addWidget(duration_, 0, 1, Qt::AlignRight);
     header->addWidget(state_, 1, 0);
-    header->addWidget(devices_, 2, 0, 1, 2);
+    header->addWidget(endDetail_, 2, 0, 1, 2);
+    header->addWidget(devices_, 3, 0, 1, 2);
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(mute_);
     buttons->addStretch(1);
@@ -88,7 +95,8 @@ bool CallWindow::isMuted() const {
     return mute_->isChecked();
 }
 
-void CallWindow::setCallState(call::CallState state, call::EndReason reason) {
+void CallWindow::setCallState(call::CallState state, call::EndReason reason,
+                              const QString& detail) {
     const bool newCall =
         (callState_ == call::CallState::Idle || callState_ == call::CallState::Ended) &&
         state != call::CallState::Ended;
@@ -113,6 +121,8 @@ void CallWindow::setCallState(call::CallState state, call::EndReason reason) {
         durationTimer_.stop();
         break;
     }
+    endDetail_->setText(state == call::CallState::Ended ? detail : QString());
+    endDetail_->setVisible(!endDetail_->text().isEmpty());
     hangUp_->setEnabled(state != call::CallState::Ended);
     mute_->setEnabled(state == call::CallState::Active);
 }

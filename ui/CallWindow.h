@@ -1,5 +1,5 @@
-// The window of one call: who, its state and duration, mute, hang-up, the audio devices in use
-// and the quality dashboard.
+// The window of one call: who, its state and duration (and why it ended), mute, hang-up, the
+// audio devices in use and the quality dashboard.
 #pragma once
 
 #include "call/CallTypes.h"
@@ -25,7 +25,9 @@ public:
     void setPreset(const QString& preset);
     // A call state after Ended (or the first one) starts a new call: the window is cleared and
     // unmuted, whether the call is ours (Dialing) or theirs (Ringing or, answered, Active).
-    void setCallState(onionvoice::call::CallState state, onionvoice::call::EndReason reason);
+    // `detail`: the engine's own words on why the call ended, where it gave any (an audio error).
+    void setCallState(onionvoice::call::CallState state, onionvoice::call::EndReason reason,
+                      const QString& detail = {});
     onionvoice::call::CallState callState() const { return callState_; }
     void updateStatistics(const onionvoice::call::CallStatistics& statistics);
     bool isMuted() const;
@@ -41,6 +43,7 @@ private:
 
     QLabel* peer_;
     QLabel* state_;
+    QLabel* endDetail_;
     QLabel* duration_;
     QLabel* devices_;
     QPushButton* mute_;

@@ -76,8 +76,10 @@ MainWindow::MainWindow(EngineHost* host, QWidget* parent)
         if (callWindow_)
             callWindow_->updateStatistics(statistics);
     });
-    connect(host_, &EngineHost::errorOccurred, this,
-            [this](const QString& message) { statusBar()->showMessage(message, 15000); });
+    connect(host_, &EngineHost::errorOccurred, this, [this](const QString& message) {
+        lastError_ = message;
+        statusBar()->showMessage(message, 15000);
+    });
     connect(host_, &EngineHost::accessLinkReady, this, [this](const QString&, const QString& l) {
         QApplication::clipboard()->setText(l);
         statusBar()->showMessage(
@@ -192,11 +194,18 @@ void MainWindow::onCallState(call::CallState state, const QString& peer, call::E
     }
     if (state != call::CallState::Ended && ours)
         showCallWindow(peer);
+    // The engine sends the audio error just before this end (both queued in order from its
+    // thread); the end alone would hide the only hint of what to fix.
+    const QString detail = state == call::CallState::Ended && reason == call::EndReason::AudioFailed
+                               ? lastError_
+                               : QString();
     if (callWindow_ && ours)
-        callWindow_->setCallState(state, reason);
+        callWindow_->setCallState(state, reason, detail);
     if (state == call::CallState::Ended) {
         dialled_.clear();
-        statusBar()->showMessage(tr("Call ended: %1").arg(call::describe(reason)), 10000);
+        statusBar()->showMessage(detail.isEmpty() ? tr("Call ended: %1").arg(call::describe(reason))
+                                                  : tr("Call ended. %1").arg(detail),
+                                 detail.isEmpty() ? 10000 : 30000);
     }
 }
 

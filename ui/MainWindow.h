@@ -75,6 +75,8 @@ private:
     QString dialled_;
     QString preset_;
     QString devices_;
+    // The engine's latest error: an audio failure is reported just before the end it causes.
+    QString lastError_;
 };
 
 } // namespace onionvoice::ui

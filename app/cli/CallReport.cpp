@@ -34,6 +34,8 @@ QString endReasonName(call::EndReason reason) {
         return QStringLiteral("network-failure");
     case EndReason::ProtocolError:
         return QStringLiteral("protocol-error");
+    case EndReason::AudioFailed:
+        return QStringLiteral("audio-failed");
     }
     return QStringLiteral("unknown");
 }
@@ -61,6 +63,8 @@ ExitCode exitCodeFor(call::EndReason reason) {
     case EndReason::NetworkFailure:
     case EndReason::ProtocolError:
         return ExitCode::CallFailed;
+    case EndReason::AudioFailed:
+        return ExitCode::Failure; // the audio device, as when the command's own audio fails
     }
     return ExitCode::Failure;
 }

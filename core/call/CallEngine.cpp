@@ -7,6 +7,7 @@
 #include "tor/ClientAuthKey.h"
 #include "tor/OnionAddress.h"
 
+#include <QCoreApplication>
 #include <QDateTime>
 #include <QDir>
 #include <QLoggingCategory>
@@ -472,9 +473,16 @@ bool CallEngine::activate() {
         if (!call_->audio->start(&error))
             call_->audio.reset();
     }
+    // The error goes out first: the app shows it with the end (this end reason is only ever
+    // announced straight after it), translated where the app loaded a translation (the device's
+    // own words stay as the audio library gives them). The peer gets the usual HangUp; our own
+    // reason is not theirs.
     if (!call_->audio) {
-        emit errorOccurred(QStringLiteral("Audio could not start: %1").arg(error));
-        end(EndReason::HungUpLocally);
+        emit errorOccurred(
+            QCoreApplication::translate("CallEngine", "Audio could not start: %1")
+                .arg(error.isEmpty() ? QCoreApplication::translate("CallEngine", "no audio device")
+                                     : error));
+        end(EndReason::AudioFailed);
         return false;
     }
     if (call_->timeout)

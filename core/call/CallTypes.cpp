@@ -41,6 +41,8 @@ QString describe(EndReason reason) {
         return text(QT_TRANSLATE_NOOP("CallTypes", "the connection was lost"));
     case EndReason::ProtocolError:
         return text(QT_TRANSLATE_NOOP("CallTypes", "the other side sent invalid data"));
+    case EndReason::AudioFailed:
+        return text(QT_TRANSLATE_NOOP("CallTypes", "audio could not start"));
     }
     return text(QT_TRANSLATE_NOOP("CallTypes", "unknown"));
 }

@@ -26,6 +26,7 @@ enum class EndReason {
     Unreachable,    // no link to the peer could be opened
     NetworkFailure, // every link was lost for too long
     ProtocolError,  // the peer sent something invalid
+    AudioFailed,    // our microphone or speaker could not start (the peer sees a hang-up)
 };
 
 QString describe(EndReason reason);

@@ -1,6 +1,7 @@
 // Integration tests of calls between engines on the private Tor network (tests/testnet): a full
-// call with audio both ways, every way a call can be refused or end, an impostor, replayed and
-// forged records and a wrong join token, and the contacts-only mode.
+// call with audio both ways, every way a call can be refused or end (an audio device that cannot
+// start among them), an impostor, replayed and forged records and a wrong join token, and the
+// contacts-only mode.
 #include "../testnet/TestnetEnv.h"
 #include "call/CallEngine.h"
 #include "media/WavFile.h"
@@ -32,6 +33,8 @@ struct Party {
     QString name;
     std::unique_ptr<CallEngine> engine;
     QString recording;
+    // When not empty, the party's audio device fails to start with this error.
+    std::shared_ptr<QString> audioFault = std::make_shared<QString>();
     std::unique_ptr<QSignalSpy> states, incoming, refused, statistics;
 
     EndReason endReason() const {
@@ -104,7 +107,12 @@ private:
                  : QDir(testnet::networkDirectory()).absoluteFilePath("../apps/" + name);
         config.extraTorrcLines = testnet::clientTorrcLines();
         const QString input = speechFile(), output = p.recording;
-        config.audio = [input, output](QString* error) -> std::unique_ptr<media::AudioBackend> {
+        config.audio = [input, output, fault = p.audioFault](
+                           QString* error) -> std::unique_ptr<media::AudioBackend> {
+            if (!fault->isEmpty()) {
+                *error = *fault;
+                return nullptr;
+            }
             return media::WavFileBackend::create(input, output, media::Pacing::RealTime, error);
         };
         p.engine = std::make_unique<CallEngine>(config);
@@ -137,6 +145,7 @@ private slots:
     // Every test starts from idle engines with empty spies, whatever an earlier failure left.
     void init() {
         for (auto& [name, p] : parties_) {
+            p.audioFault->clear();
             if (p.engine->callState() != CallState::Idle)
                 p.engine->hangUp();
             if (name == "bob" || name == "carol") { // dave's key stays (alice keeps all)
@@ -251,6 +260,37 @@ private slots:
         QVERIFY2(speechFraction(alice.recording) > 0.3, "alice heard no speech");
         QVERIFY2(speechFraction(bob.recording) > 0.3, "bob heard no speech");
         waitIdle({"alice", "bob"});
+    }
+
+    // Fault: the callee's audio device cannot start (a machine without a microphone), then the
+    // caller's. The call ended as "you hung up" and the audio error, reported just before, was
+    // overwritten by that end in the app. It must end as AudioFailed, straight after the error
+    // (the app pairs the two), while the other side sees an ordinary hang-up.
+    void audioThatCannotStartEndsTheCallAsSuch() {
+        Party& alice = party("alice");
+        Party& bob = party("bob");
+        for (Party* broken : {&bob, &alice}) {
+            Party& other = broken == &bob ? alice : bob;
+            *broken->audioFault = QStringLiteral("no input device");
+            QStringList said;
+            QObject context;
+            connect(broken->engine.get(), &CallEngine::errorOccurred, &context,
+                    [&](const QString& message) { said.append(message); });
+            connect(broken->engine.get(), &CallEngine::callStateChanged, &context,
+                    [&](CallState state, const QString&, EndReason reason) {
+                        if (state == CallState::Ended)
+                            said.append(describe(reason));
+                    });
+            connect(bob.engine.get(), &CallEngine::incomingCall, bob.engine.get(),
+                    &CallEngine::answer, Qt::SingleShotConnection);
+            alice.engine->dial(bob.engine->address());
+            QTRY_COMPARE_WITH_TIMEOUT(broken->endReason(), EndReason::AudioFailed, kCallTimeout);
+            QCOMPARE(said, QStringList({QStringLiteral("Audio could not start: no input device"),
+                                        describe(EndReason::AudioFailed)}));
+            QTRY_COMPARE_WITH_TIMEOUT(other.endReason(), EndReason::HungUpByPeer, 10000);
+            broken->audioFault->clear();
+            waitIdle({"alice", "bob"});
+        }
     }
 
     void rejected() {

@@ -1,8 +1,8 @@
 // The call and contact windows against the order in which the engine really reports, offscreen
 // and without a network (the engine's tor is /bin/false, which fails to start; the host's signals
 // are emitted as its engine would): a contact list replaced while the rename dialog is open, a tor
-// restart during a call or while one rings, an incoming call's Ringing before its prompt, and a
-// second call in a call window that still holds the first.
+// restart during a call or while one rings, an incoming call's Ringing before its prompt, a
+// second call in a call window that still holds the first, and a call whose audio cannot start.
 #include "../contacts/ContactTestData.h"
 #include "OffscreenTestMain.h"
 #include "WidgetLookup.h"
@@ -19,6 +19,7 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
@@ -235,6 +236,32 @@ private slots:
                     ->text()
                     .startsWith(QStringLiteral("Other side: nothing has arrived")));
         emitState(call::CallState::Ended, bob_.address, call::EndReason::HungUpLocally);
+    }
+
+    // Fault: the audio device cannot start (a machine without a microphone). The engine reports
+    // the error and then ends the call; the end said "you hung up" and overwrote the error in the
+    // status bar, so nothing told the user what to fix. Now the end says audio could not start
+    // and both the status bar and the call window show the error.
+    void audioThatCannotStartIsShownWithTheEnd() {
+        ui::MainWindow window(host_.get());
+        emitState(call::CallState::Dialing, alice_.address);
+        emitState(call::CallState::Ringing, alice_.address);
+        const QString error = QStringLiteral("Audio could not start: no input device");
+        emit host_->errorOccurred(error);
+        emitState(call::CallState::Ended, alice_.address, call::EndReason::AudioFailed);
+        QTRY_VERIFY(window.statusBar()->currentMessage().contains(error));
+        ui::CallWindow* callWindow = window.callWindow();
+        QCOMPARE(stateText(callWindow), QStringLiteral("Call ended: audio could not start"));
+        auto* detail = find<QLabel>(callWindow, "callEndDetail");
+        QVERIFY(detail->isVisible());
+        QCOMPARE(detail->text(), error);
+
+        // The next call starts without it, and an ordinary end brings none.
+        emitState(call::CallState::Dialing, bob_.address);
+        QVERIFY(!detail->isVisible());
+        emitState(call::CallState::Ended, bob_.address, call::EndReason::NoAnswer);
+        QVERIFY(!detail->isVisible());
+        QVERIFY(!window.statusBar()->currentMessage().contains(error));
     }
 };
 

@@ -2,6 +2,19 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="de_DE">
 <context>
+    <name>CallEngine</name>
+    <message>
+        <location filename="../../core/call/CallEngine.cpp" line="+474"/>
+        <source>Audio could not start: %1</source>
+        <translation>Audio konnte nicht starten: %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no audio device</source>
+        <translation>kein Audiogerät</translation>
+    </message>
+</context>
+<context>
     <name>CallJudgement</name>
     <message>
         <location filename="../CallRating.cpp" line="+51"/>
@@ -146,6 +159,11 @@
     </message>
     <message>
         <location line="+2"/>
+        <source>audio could not start</source>
+        <translation>Audio konnte nicht starten</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <location line="+16"/>
         <source>unknown</source>
         <translation>unbekannt</translation>
@@ -285,7 +303,7 @@
 <context>
     <name>main</name>
     <message>
-        <location filename="../../app/gui/main.cpp" line="+41"/>
+        <location filename="../../app/gui/main.cpp" line="+43"/>
         <source>Anonymous voice calls over Tor onion services.</source>
         <translation>Anonyme Sprachanrufe über Tor-Onion-Dienste.</translation>
     </message>
@@ -415,13 +433,13 @@
 <context>
     <name>onionvoice::ui::CallWindow</name>
     <message>
-        <location filename="../CallWindow.cpp" line="+20"/>
-        <location line="+30"/>
+        <location filename="../CallWindow.cpp" line="+22"/>
+        <location line="+35"/>
         <source>&amp;Mute</source>
         <translation>&amp;Stumm</translation>
     </message>
     <message>
-        <location line="-29"/>
+        <location line="-34"/>
         <source>&amp;Hang up</source>
         <translation>&amp;Auflegen</translation>
     </message>
@@ -431,7 +449,7 @@
         <translation>Gespräch — OnionVoice</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+25"/>
         <source>Stop sending your voice (the other side hears silence)</source>
         <translation>Ihre Stimme nicht mehr senden (die Gegenseite hört Stille)</translation>
     </message>
@@ -446,12 +464,12 @@
         <translation>&amp;Ton an</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+27"/>
         <source>Call with %1 — OnionVoice</source>
         <translation>Gespräch mit %1 — OnionVoice</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+26"/>
         <source>Calling… (opening Tor links)</source>
         <translation>Rufe an… (öffne Tor-Verbindungen)</translation>
     </message>
@@ -474,7 +492,7 @@
 <context>
     <name>onionvoice::ui::ContactListPanel</name>
     <message>
-        <location filename="../ContactListPanel.cpp" line="+31"/>
+        <location filename="../ContactListPanel.cpp" line="+32"/>
         <source>&amp;Add</source>
         <translation>&amp;Hinzufügen</translation>
     </message>
@@ -495,12 +513,12 @@
     </message>
     <message>
         <location line="+1"/>
-        <location line="+191"/>
+        <location line="+200"/>
         <source>B&amp;lock</source>
         <translation>&amp;Sperren</translation>
     </message>
     <message>
-        <location line="-190"/>
+        <location line="-199"/>
         <source>Re&amp;move…</source>
         <translation>&amp;Entfernen…</translation>
     </message>
@@ -565,7 +583,7 @@
         <translation>Anrufe eines gesperrten Kontakts werden ohne Klingeln abgewiesen</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+28"/>
         <source>&lt;b&gt;Add a contact&lt;/b&gt; — paste &lt;i&gt;their&lt;/i&gt; ID or link</source>
         <translation>&lt;b&gt;Kontakt hinzufügen&lt;/b&gt; — fügen Sie &lt;i&gt;deren&lt;/i&gt; ID oder Link ein</translation>
     </message>
@@ -585,7 +603,7 @@
         <translation>gesperrt</translation>
     </message>
     <message>
-        <location line="+44"/>
+        <location line="+52"/>
         <source>Paste the ID or the onionvoice: link of the person you want to add.</source>
         <translation>Fügen Sie die ID oder den onionvoice:-Link der Person ein, die Sie hinzufügen möchten.</translation>
     </message>
@@ -895,17 +913,17 @@
 <context>
     <name>onionvoice::ui::MainWindow</name>
     <message>
-        <location filename="../MainWindow.cpp" line="+33"/>
+        <location filename="../MainWindow.cpp" line="+34"/>
         <source>OnionVoice</source>
         <translation>OnionVoice</translation>
     </message>
     <message>
-        <location line="+39"/>
+        <location line="+41"/>
         <source>Refused a call from %1: %2</source>
         <translation>Anruf von %1 abgewiesen: %2</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+14"/>
         <source>Copied a link with an access key. Send it only to that contact.</source>
         <translation>Link mit Zugangsschlüssel kopiert. Schicken Sie ihn nur diesem Kontakt.</translation>
     </message>
@@ -970,12 +988,17 @@
         <translation>%1: %2</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+13"/>
         <source>Call ended: %1</source>
         <translation>Gespräch beendet: %1</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+1"/>
+        <source>Call ended. %1</source>
+        <translation>Gespräch beendet. %1</translation>
+    </message>
+    <message>
+        <location line="+27"/>
         <source>Incoming call</source>
         <translation>Eingehender Anruf</translation>
     </message>
@@ -1300,17 +1323,17 @@ obfs4 192.0.2.1:443 FINGERPRINT cert=… iat-mode=0</translation>
         <translation>%1-Bridges brauchen obfs4proxy (oder lyrebird), das nicht installiert ist. Installieren Sie das Paket obfs4proxy oder verwenden Sie eine andere Bridge.</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+8"/>
         <source>&quot;%1&quot; is not a bridge line OnionVoice can use (obfs4, meek_lite, webtunnel, snowflake, or address:port fingerprint).</source>
         <translation>„%1“ ist keine Bridge-Zeile, die OnionVoice verwenden kann (obfs4, meek_lite, webtunnel, snowflake oder Adresse:Port Fingerprint).</translation>
     </message>
     <message>
-        <location line="-5"/>
+        <location line="-4"/>
         <source>snowflake bridges need snowflake-client, which is not installed. Install the snowflake-client package, or use another bridge.</source>
         <translation>snowflake-Bridges brauchen snowflake-client, das nicht installiert ist. Installieren Sie das Paket snowflake-client oder verwenden Sie eine andere Bridge.</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+8"/>
         <source>A bridge line cannot contain line breaks.</source>
         <translation>Eine Bridge-Zeile darf keine Zeilenumbrüche enthalten.</translation>
     </message>
