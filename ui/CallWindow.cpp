@@ -4,6 +4,7 @@
 #include "AddressText.h"
 #include "QualityDashboard.h"
 
+#include <QCloseEvent>
 #include <QGridLayout>
 #include <QLabel>
 #include <QPushButton>
@@ -125,6 +126,16 @@ void CallWindow::setCallState(call::CallState state, call::EndReason reason,
     endDetail_->setVisible(!endDetail_->text().isEmpty());
     hangUp_->setEnabled(state != call::CallState::Ended);
     mute_->setEnabled(state == call::CallState::Active);
+}
+
+// Closing the window of a call that has not ended hangs it up, as a call window's ✕ does in
+// other calling apps: hidden, the window would come back only on the next state change, and for
+// the rest of an active call Hang up and Mute would be out of reach. An ended call's window just
+// closes.
+void CallWindow::closeEvent(QCloseEvent* event) {
+    if (callState_ != call::CallState::Idle && callState_ != call::CallState::Ended)
+        emit hangUpRequested();
+    event->accept();
 }
 
 // Unticking Mute tells the engine too (muteToggled): it keeps the microphone state across calls.

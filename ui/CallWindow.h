@@ -1,5 +1,5 @@
 // The window of one call: who, its state and duration (and why it ended), mute, hang-up, the
-// audio devices in use and the quality dashboard.
+// audio devices in use and the quality dashboard. Closing it during a call hangs up.
 #pragma once
 
 #include "call/CallTypes.h"
@@ -36,6 +36,9 @@ public:
 signals:
     void hangUpRequested();
     void muteToggled(bool muted);
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
 
 private:
     void reset();

@@ -2,7 +2,8 @@
 // and without a network (the engine's tor is /bin/false, which fails to start; the host's signals
 // are emitted as its engine would): a contact list replaced while the rename dialog is open, a tor
 // restart during a call or while one rings, an incoming call's Ringing before its prompt, a
-// second call in a call window that still holds the first, and a call whose audio cannot start.
+// second call in a call window that still holds the first, a call whose audio cannot start, and
+// the call window closed during a call.
 #include "../contacts/ContactTestData.h"
 #include "OffscreenTestMain.h"
 #include "WidgetLookup.h"
@@ -262,6 +263,29 @@ private slots:
         emitState(call::CallState::Ended, bob_.address, call::EndReason::NoAnswer);
         QVERIFY(!detail->isVisible());
         QVERIFY(!window.statusBar()->currentMessage().contains(error));
+    }
+
+    // Fault: closing the call window (✕) during a call only hid it, and it shows again only on a
+    // state change: for the rest of the call Hang up and Mute were out of reach. Closing it hangs
+    // up; the window of an ended call just closes.
+    void closingTheCallWindowHangsUp() {
+        ui::MainWindow window(host_.get());
+        emitState(call::CallState::Dialing, alice_.address);
+        emitState(call::CallState::Active, alice_.address);
+        ui::CallWindow* callWindow = window.callWindow();
+        QVERIFY(callWindow && callWindow->isVisible());
+        QSignalSpy hangUps(callWindow, &ui::CallWindow::hangUpRequested);
+        QVERIFY(callWindow->close());
+        QTRY_COMPARE(hangUps.size(), 1);
+        emitState(call::CallState::Ended, alice_.address, call::EndReason::HungUpLocally);
+        QVERIFY(!callWindow->isVisible());
+
+        emitState(call::CallState::Dialing, bob_.address);
+        QVERIFY(callWindow->isVisible());
+        emitState(call::CallState::Ended, bob_.address, call::EndReason::NoAnswer);
+        QVERIFY(callWindow->close());
+        QVERIFY(!callWindow->isVisible());
+        QCOMPARE(hangUps.size(), 1);
     }
 };
 
