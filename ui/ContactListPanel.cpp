@@ -4,6 +4,7 @@
 #include "AddressText.h"
 #include "ContactInput.h"
 #include "QrCode.h"
+#include "contacts/ContactName.h"
 
 #include <QFileDialog>
 #include <QGridLayout>
@@ -79,6 +80,7 @@ ContactListPanel::ContactListPanel(QWidget* parent)
         if (text.trimmed().size() >= 56 || text.isEmpty())
             showCheck();
     });
+    connect(nameField_, &QLineEdit::textChanged, this, &ContactListPanel::showCheck);
     connect(qrButton_, &QPushButton::clicked, this, &ContactListPanel::addFromQrImage);
     connect(search_, &QLineEdit::textChanged, this, &ContactListPanel::applyFilter);
     connect(list_, &QTreeWidget::itemSelectionChanged, this, &ContactListPanel::updateButtons);
@@ -157,17 +159,25 @@ QString ContactListPanel::selectedAddress() const {
     return items.isEmpty() ? QString() : items.first()->data(NameColumn, kAddressRole).toString();
 }
 
+// The name is checked here as the book checks it: the book refused it only after both fields were
+// cleared, so the pasted ID was lost and a status-bar message was all that said why.
 bool ContactListPanel::showCheck() {
+    const std::optional<QString> nameRefusal =
+        contacts::checkDisplayName(nameField_->text().trimmed());
     if (addField_->text().trimmed().isEmpty()) {
-        addError_->setVisible(false);
+        addError_->setText(nameRefusal.value_or(QString()));
+        addError_->setStyleSheet(kRefusalStyle);
+        addError_->setVisible(nameRefusal.has_value());
         return false;
     }
     const ContactInput input = ContactInputCheck::check(addField_->text(), ownAddress_, contacts_);
-    addError_->setText(input.reason);
+    // Only a new contact takes the name; a contact's new access key leaves theirs alone.
+    const bool nameRefused = input.isValid() && nameRefusal.has_value();
+    addError_->setText(nameRefused ? *nameRefusal : input.reason);
     // A new key for a contact is news to act on, not a refusal.
-    addError_->setStyleSheet(input.isActionable() ? QString() : kRefusalStyle);
-    addError_->setVisible(!input.isValid());
-    return input.isActionable();
+    addError_->setStyleSheet(input.isActionable() && !nameRefused ? QString() : kRefusalStyle);
+    addError_->setVisible(!input.isValid() || nameRefused);
+    return input.isActionable() && !nameRefused;
 }
 
 void ContactListPanel::tryAdd() {

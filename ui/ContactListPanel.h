@@ -1,7 +1,7 @@
-// The contact list: search, add (pasted ID or link, or a QR image file) with the reason when the
-// input is refused, or a contact's new access key taken from their link, and per contact call,
-// rename, block and remove. The panel only checks input and asks; the engine thread changes the
-// book and the panel shows the copy it sends back.
+// The contact list: search, add (pasted ID or link, or a QR image file, and a name) with the reason
+// when the input is refused, or a contact's new access key taken from their link, and per contact
+// call, rename, block and remove. The panel only checks input and asks; the engine thread changes
+// the book and the panel shows the copy it sends back.
 #pragma once
 
 #include "contacts/ContactBook.h"
@@ -40,7 +40,9 @@ signals:
 private:
     void tryAdd();
     void addFromQrImage();
-    bool showCheck(); // true when the field holds something that may be added (or a new key)
+    // True when the fields hold something that may be added (or a new key), with a name the
+    // contact book takes.
+    bool showCheck();
     void applyFilter();
     void updateButtons();
     void rename();

@@ -1,21 +1,27 @@
-// Unit tests of the GUI's pure parts: what the add-contact field accepts and why it refuses, QR
-// codes read back from the images they are drawn as, the call rating and link health
-// thresholds, settings persistence and which changes restart tor (also when put off), the settings
-// dialog's call parameters and sound test, the bridge-line check, and the compiled translation.
+// Unit tests of the GUI's pure parts: what the add-contact field (and the name beside it)
+// accepts and why it refuses, QR codes read back from the images they are drawn as, the call
+// rating and link health thresholds, settings persistence and which changes restart tor (also when
+// put off), the settings dialog's call parameters and sound test, the bridge-line check, and the
+// compiled translation.
 #include "OffscreenTestMain.h"
+#include "WidgetLookup.h"
 #include "call/CallTypes.h"
 #include "call/Handshake.h"
+#include "contacts/ContactName.h"
 #include "tor/OnionAddress.h"
 #include "tor/OnionIdentity.h"
 #include "ui/AppSettings.h"
 #include "ui/CallRating.h"
 #include "ui/ContactInput.h"
+#include "ui/ContactListPanel.h"
 #include "ui/QrCode.h"
 #include "ui/SettingsDialog.h"
 #include "ui/Translation.h"
 
 #include <QApplication>
 #include <QComboBox>
+#include <QLabel>
+#include <QLineEdit>
 #include <QPainter>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -120,6 +126,41 @@ private slots:
             QCOMPARE(same.verdict, ContactInput::Verdict::AlreadyContact);
             QVERIFY(!same.isActionable());
         }
+    }
+
+    // Fault: the Name beside the add field was not checked. The contact book then refused a name
+    // over 64 characters or with an invisible format character (the joiner in a ZWJ emoji), after
+    // the panel had cleared both fields: the pasted ID was lost, and only a status-bar message
+    // said why. The panel refuses the name next to the field and keeps what was typed.
+    void addFieldRefusesANameTheBookWouldRefuse() {
+        ContactListPanel panel;
+        panel.setOwnAddress(otherAddress());
+        panel.show();
+        QSignalSpy adds(&panel, &ContactListPanel::addRequested);
+        auto* id = find<QLineEdit>(&panel, "addContactField");
+        auto* name = find<QLineEdit>(&panel, "addContactName");
+        auto* add = find<QPushButton>(&panel, "addContactButton");
+        auto* error = find<QLabel>(&panel, "addContactError");
+        id->setText(kAddress);
+        const QString tooLong(contacts::kMaxNameLength + 1, QChar('a'));
+        const QString zwjEmoji = QString::fromUcs4(U"Ann \U0001F469\u200D\U0001F4BB");
+        for (const QString& refused : {tooLong, zwjEmoji}) {
+            name->setText(refused);
+            QTest::mouseClick(add, Qt::LeftButton);
+            QTRY_VERIFY(error->isVisible());
+            QCOMPARE(error->text(), contacts::checkDisplayName(refused).value_or(QString()));
+            QCOMPARE(adds.size(), 0);
+            QCOMPARE(id->text(), kAddress);
+            QCOMPARE(name->text(), refused);
+        }
+        name->setText(QStringLiteral("Ann"));
+        QTRY_VERIFY(!error->isVisible());
+        QTest::mouseClick(add, Qt::LeftButton);
+        QCOMPARE(adds.size(), 1);
+        QCOMPARE(adds.first().first().value<contacts::Contact>().displayName,
+                 QStringLiteral("Ann"));
+        QVERIFY(id->text().isEmpty());
+        QVERIFY(name->text().isEmpty());
     }
 
     void qrCodeRoundTrip() {
