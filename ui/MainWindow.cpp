@@ -2,6 +2,7 @@
 #include "MainWindow.h"
 
 #include "AddressText.h"
+#include "AppIcon.h"
 #include "CallWindow.h"
 #include "ContactListPanel.h"
 #include "DesktopNotifier.h"
@@ -31,6 +32,8 @@ MainWindow::MainWindow(EngineHost* host, QWidget* parent)
     , contacts_(new ContactListPanel) {
     setObjectName(QStringLiteral("mainWindow"));
     setWindowTitle(tr("OnionVoice"));
+    // Set here, not only for the application: the tray icon below is made from it.
+    setWindowIcon(appIcon());
     setMinimumSize(900, 600); // fits a 1366×768 screen with room for panels and a task bar
     resize(1080, 680);
 

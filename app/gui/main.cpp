@@ -4,6 +4,7 @@
 #include "GuiApp.h"
 #include "InstanceGuard.h"
 #include "SelfTest.h"
+#include "ui/AppIcon.h"
 #include "ui/Translation.h"
 
 #include <QApplication>
@@ -33,6 +34,7 @@ int main(int argc, char** argv) {
     QApplication::setOrganizationName(QStringLiteral("OnionVoice"));
     QApplication::setApplicationVersion(QStringLiteral("0.1.0"));
     QApplication::setDesktopFileName(QStringLiteral("org.onionvoice.OnionVoice"));
+    QApplication::setWindowIcon(ui::appIcon());
     // In the user's language where OnionVoice has it (German so far), English otherwise.
     const auto translations = ui::installTranslations(QLocale());
 

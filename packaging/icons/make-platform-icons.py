@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Renders onionvoice.svg into the Windows .ico and macOS .icns files committed next to it (the
-Windows and macOS builds have no SVG renderer). Both formats hold PNG images. Needs rsvg-convert.
+Windows and macOS builds have no SVG renderer), and into the PNGs the app embeds as its window
+icon (ui/icons). Both formats hold PNG images. Needs rsvg-convert.
     packaging/icons/make-platform-icons.py
 """
 import os
@@ -37,6 +38,11 @@ def write_icns(pngs, path):
     with open(path, "wb") as f:
         f.write(b"icns" + struct.pack(">I", 8 + len(body)) + body)
 
+
+for size in (16, 32, 48, 64, 128, 256):
+    with open(os.path.join(HERE, "..", "..", "ui", "icons", f"onionvoice-{size}.png"), "wb") as f:
+        with tempfile.TemporaryDirectory() as tmp:
+            f.write(render(size, tmp))
 
 with tempfile.TemporaryDirectory() as tmp:
     write_ico([(s, render(s, tmp)) for s in (16, 32, 48, 256)],

@@ -2,8 +2,8 @@
 // and without a network (the engine's tor is /bin/false, which fails to start; the host's signals
 // are emitted as its engine would): a contact list replaced while the rename dialog is open, a tor
 // restart during a call or while one rings, an incoming call's Ringing before its prompt, a
-// second call in a call window that still holds the first, a call whose audio cannot start, and
-// the call window closed during a call.
+// second call in a call window that still holds the first, a call whose audio cannot start, the
+// call window closed during a call, and the windows' icon.
 #include "../contacts/ContactTestData.h"
 #include "OffscreenTestMain.h"
 #include "WidgetLookup.h"
@@ -237,6 +237,18 @@ private slots:
                     ->text()
                     .startsWith(QStringLiteral("Other side: nothing has arrived")));
         emitState(call::CallState::Ended, bob_.address, call::EndReason::HungUpLocally);
+    }
+
+    // Fault: nothing set a window icon and the icon was no resource of the app: the windows, the
+    // taskbar entry and the tray icon (made from the main window's icon) were blank.
+    void windowsHaveTheAppIcon() {
+        ui::MainWindow window(host_.get());
+        QVERIFY(!window.windowIcon().isNull());
+        QVERIFY(!window.windowIcon().pixmap(32, 32).isNull());
+        emitState(call::CallState::Dialing, alice_.address);
+        QVERIFY(window.callWindow());
+        QVERIFY(!window.callWindow()->windowIcon().pixmap(32, 32).isNull());
+        emitState(call::CallState::Ended, alice_.address, call::EndReason::Unreachable);
     }
 
     // Fault: the audio device cannot start (a machine without a microphone). The engine reports
