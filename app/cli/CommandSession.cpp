@@ -3,6 +3,7 @@
 
 #include "CallReport.h"
 #include "InterruptWatcher.h"
+#include "call/OutgoingDial.h"
 #include "contacts/ContactUri.h"
 
 #include <QCoreApplication>
@@ -118,7 +119,7 @@ void CommandSession::onTorState(tor::TorLauncher::State state, int percent,
              {{"state", torStateName(state)}, {"bootstrap", 100}});
     if (config_.role == SessionRole::Caller) {
         phase_ = Phase::Online;
-        emit torReady(engine_->torLauncher()->socksPort());
+        emit torReady(call::torSocksEndpoint(*engine_->torLauncher()));
         dialedAt_ = clock_.elapsed();
         logEvent("dial");
         engine_->dial(config_.peer);

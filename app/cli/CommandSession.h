@@ -6,6 +6,7 @@
 
 #include "CommonOptions.h"
 #include "FrameLog.h"
+#include "net/OnionLink.h"
 
 #include <QElapsedTimer>
 #include <QJsonObject>
@@ -43,7 +44,7 @@ public:
 
 signals:
     // Tor is ready; the caller dials right after this signal returns.
-    void torReady(quint16 socksPort);
+    void torReady(const onionvoice::net::SocksEndpoint& socks);
     void callStateChanged(onionvoice::call::CallState state);
     void finished(int exitCode);
 

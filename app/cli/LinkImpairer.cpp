@@ -1,11 +1,19 @@
 // The trace-replaying delay relay (see LinkImpairer.h).
 #include "LinkImpairer.h"
 
+#include <QFile>
 #include <QJsonArray>
 #include <QLoggingCategory>
 #include <QTcpServer>
 #include <QTcpSocket>
 #include <algorithm>
+
+#ifndef Q_OS_WIN
+#include <cstring>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+#endif
 
 Q_LOGGING_CATEGORY(lcImpair, "onionvoice.impair")
 
@@ -45,6 +53,52 @@ LinkImpairer::~LinkImpairer() {
         delete s->engine;
         delete s->tor;
     }
+}
+
+void LinkImpairer::setSocksTarget(const net::SocksEndpoint& target) {
+    const QMutexLocker lock(&targetMutex_);
+    target_ = target;
+}
+
+net::SocksEndpoint LinkImpairer::socksTarget() const {
+    const QMutexLocker lock(&targetMutex_);
+    return target_;
+}
+
+// The tor leg: tor's unix socket (connected here, then run by QTcpSocket as Qt's own QLocalSocket
+// does on Unix, so both legs are the same kind of socket), or on Windows its port on 127.0.0.1.
+// False when there is no tor to connect to.
+bool LinkImpairer::connectToTor(QTcpSocket* socket) {
+    const net::SocksEndpoint target = socksTarget();
+    if (!target.path.isEmpty()) {
+#ifdef Q_OS_WIN
+        return false;
+#else
+        const QByteArray path = QFile::encodeName(target.path);
+        sockaddr_un address{};
+        address.sun_family = AF_UNIX;
+        if (std::size_t(path.size()) >= sizeof address.sun_path)
+            return false;
+        std::memcpy(address.sun_path, path.constData(), std::size_t(path.size()));
+        const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        // A listening unix socket answers at once: no connect in progress to wait for.
+        if (fd < 0 ||
+            ::connect(fd, reinterpret_cast<const sockaddr*>(&address), sizeof address) != 0 ||
+            !socket->setSocketDescriptor(fd)) {
+            if (fd >= 0)
+                ::close(fd);
+            return false;
+        }
+        return true;
+#endif
+    }
+    if (target.port == 0)
+        return false;
+    connect(socket, &QTcpSocket::connected, socket,
+            [socket] { socket->setSocketOption(QAbstractSocket::LowDelayOption, 1); });
+    // Writes made while connecting are queued by the socket and sent once it connects.
+    socket->connectToHost(QHostAddress(QHostAddress::LocalHost), target.port);
+    return true;
 }
 
 bool LinkImpairer::listen(QString* error) {
@@ -93,7 +147,8 @@ void LinkImpairer::onNewConnection(int slot) {
     while (QTcpSocket* engine = s.server->nextPendingConnection()) {
         const auto now = Clock::now();
         const auto life = lifeAt(slot, traceMs(now));
-        if (!life || now < s.heldDownUntil || target_.load() == 0) {
+        auto tor = std::make_unique<QTcpSocket>();
+        if (!life || now < s.heldDownUntil || !connectToTor(tor.get())) {
             ++s.refused;
             engine->abort();
             engine->deleteLater();
@@ -105,14 +160,12 @@ void LinkImpairer::onNewConnection(int slot) {
         stream->life = *life;
         stream->engine = engine;
         engine->setParent(nullptr);
-        stream->tor = new QTcpSocket();
+        stream->tor = tor.release();
         // No Nagle on either leg: a chunk released on time must not wait for the ACK of the one
-        // before (up to 40 ms with delayed ACKs). The tor leg exists only once it has connected;
-        // Qt drops options set earlier.
+        // before (up to 40 ms with delayed ACKs). A TCP tor leg gets it once it has connected
+        // (connectToTor); Qt drops options set earlier.
         engine->setSocketOption(QAbstractSocket::LowDelayOption, 1);
         Stream* raw = stream.get();
-        connect(stream->tor, &QTcpSocket::connected, this,
-                [raw] { raw->tor->setSocketOption(QAbstractSocket::LowDelayOption, 1); });
         connect(engine, &QTcpSocket::readyRead, this, [this, raw] { onEngineData(raw); });
         connect(stream->tor, &QTcpSocket::readyRead, this, [this, raw] { onTorData(raw); });
         connect(engine, &QTcpSocket::disconnected, this,
@@ -123,8 +176,6 @@ void LinkImpairer::onNewConnection(int slot) {
             if (error != QAbstractSocket::RemoteHostClosedError)
                 closeStream(raw, Close::Abort);
         });
-        // Writes made while connecting are queued by the socket and sent once it connects.
-        stream->tor->connectToHost(QHostAddress(QHostAddress::LocalHost), target_.load());
         streams_.push_back(std::move(stream));
         onEngineData(raw);
     }

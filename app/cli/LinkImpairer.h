@@ -10,9 +10,11 @@
 // break slots and add delay spikes during a call.
 #pragma once
 
+#include "net/OnionLink.h"
 #include "sim/LinkTrace.h"
 
 #include <QJsonObject>
+#include <QMutex>
 #include <QObject>
 #include <QTimer>
 #include <atomic>
@@ -38,8 +40,9 @@ public:
     bool listen(QString* error);
     std::vector<quint16> ports() const { return ports_; }
 
-    // Thread-safe: where the engine's tor accepts SOCKS connections.
-    void setSocksTarget(quint16 port) { target_.store(port); }
+    // Thread-safe: where the engine's tor accepts SOCKS connections (its unix socket, or on
+    // Windows its port on 127.0.0.1).
+    void setSocksTarget(const net::SocksEndpoint& target);
     // Thread-safe: trace time 0 is `start` (the call's start); before it, time 0 applies.
     void startTraceClock(Clock::time_point start);
     Clock::time_point traceStart() const;
@@ -108,7 +111,11 @@ private:
     std::vector<SlotState> slots_;
     std::vector<quint16> ports_;
     std::vector<std::unique_ptr<Stream>> streams_;
-    std::atomic<quint16> target_{0};
+    net::SocksEndpoint socksTarget() const;
+    bool connectToTor(QTcpSocket* socket);
+
+    mutable QMutex targetMutex_;
+    net::SocksEndpoint target_;
     std::atomic<Clock::rep> start_{0}; // Clock ticks since its epoch; 0: not started
     QTimer timer_;
     std::vector<double> lateness_; // ms each release came after its due time

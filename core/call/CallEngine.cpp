@@ -171,7 +171,7 @@ void CallEngine::dial(const QString& address) {
         return;
     }
     tor::TorLauncher* launcher = host_.launcher();
-    if (call_ || !launcher || launcher->socksPort() == 0) {
+    if (call_ || !launcher || !torSocksEndpoint(*launcher).isSet()) {
         emit errorOccurred(call_ ? QStringLiteral("A call is already under way.")
                                  : QStringLiteral("Tor is not ready yet."));
         return;
@@ -184,10 +184,10 @@ void CallEngine::dial(const QString& address) {
     armTimeout(config_.dialTimeout, EndReason::Unreachable);
 
     const QPointer<tor::TorLauncher> tor = launcher;
-    call_->pool =
-        createOutgoingPool({[tor] { return tor ? tor->socksPort() : quint16(0); }, check.address,
-                            config_.servicePort, config_.parameters.links, config_.slotSocksPorts},
-                           this);
+    call_->pool = createOutgoingPool(
+        {[tor] { return tor ? torSocksEndpoint(*tor) : net::SocksEndpoint{}; }, check.address,
+         config_.servicePort, config_.parameters.links, config_.slotSocksPorts},
+        this);
     connect(call_->pool, &net::LinkPool::linkUp, this, &CallEngine::onPoolLinkUp);
     connect(call_->pool, &net::LinkPool::linkDown, this, &CallEngine::onPoolLinkDown);
     connect(call_->pool, &net::LinkPool::recordReceived, this, &CallEngine::onRecord);

@@ -12,15 +12,15 @@ namespace onionvoice::call {
 
 net::LinkPool* createOutgoingPool(const OutgoingDialConfig& config, QObject* parent) {
     net::LinkPoolConfig poolConfig;
-    poolConfig.socksFor = [socksPort = config.socksPort](std::uint8_t) {
-        return net::SocksEndpoint{QHostAddress(QHostAddress::LocalHost), socksPort()};
+    poolConfig.socksFor = [socks = config.socks](std::uint8_t) {
+        return socks();
     };
     poolConfig.onionAddress = config.peer;
     poolConfig.port = config.servicePort;
     poolConfig.links = config.links;
     poolConfig.recordSize = multipath::kRecordSize;
     for (const quint16 port : config.slotSocksPorts)
-        poolConfig.slotSocks.push_back({QHostAddress(QHostAddress::LocalHost), port});
+        poolConfig.slotSocks.push_back(net::SocksEndpoint::loopbackPort(port));
     return new net::LinkPool(poolConfig, parent);
 }
 

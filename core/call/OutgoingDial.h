@@ -4,14 +4,22 @@
 
 #include "net/LinkPool.h"
 #include "tor/TorController.h"
+#include "tor/TorLauncher.h"
 
 #include <functional>
 
 namespace onionvoice::call {
 
+// Where the launcher's tor takes SOCKS connections now: its unix socket, or on Windows its port
+// on 127.0.0.1; not set while no live tor has reported its listener.
+inline net::SocksEndpoint torSocksEndpoint(const tor::TorLauncher& launcher) {
+    return {launcher.socksSocketPath(), launcher.socksPort()};
+}
+
 struct OutgoingDialConfig {
-    // Asked at every attempt: tor's SOCKS port changes when tor is restarted during a call.
-    std::function<quint16()> socksPort;
+    // Asked at every attempt: tor's SOCKS endpoint is unknown while tor restarts during a call,
+    // and on Windows its port changes.
+    std::function<net::SocksEndpoint()> socks;
     QString peer; // onion address, 56 characters
     quint16 servicePort = 0;
     int links = 0;

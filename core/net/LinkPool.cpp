@@ -170,7 +170,7 @@ LinkPool::Attempt LinkPool::dial(std::uint8_t slot) {
             [this, slot, link](OnionLink::Failure failure, const QString& reason) {
                 onFailed(slot, link, failure, reason);
             });
-    // A test relay's port for the slot, or tor's SOCKS port as it is now.
+    // A test relay's port for the slot, or tor's SOCKS endpoint as it is now.
     const SocksEndpoint socks = slot < config_.slotSocks.size() ? config_.slotSocks[slot]
                                 : config_.socksFor              ? config_.socksFor(slot)
                                                                 : config_.socks;
@@ -198,10 +198,10 @@ void LinkPool::onFailed(std::uint8_t slot, OnionLink* link, OnionLink::Failure f
                         const QString& reason) {
     Slot& s = slots_[slot];
     qCInfo(lcNet) << "link in slot" << slot << "down:" << reason;
-    // Tor's SOCKS port was not there (tor restarting, or not ready: port 0): no CONNECT reached
-    // tor, so no circuit was asked for, and retries every replaceDelay until tor is back must not
-    // spend the budget. A port that dropped us during the SOCKS exchange may have had our CONNECT
-    // (ProxyDropped): that attempt stays spent.
+    // Tor's SOCKS port was not there (tor restarting, or not ready: no endpoint): no CONNECT
+    // reached tor, so no circuit was asked for, and retries every replaceDelay until tor is back
+    // must not spend the budget. A port that dropped us during the SOCKS exchange may have had our
+    // CONNECT (ProxyDropped): that attempt stays spent.
     if (failure == OnionLink::Failure::ProxyUnreachable)
         budget_.giveBack();
     // While the other attempt of the slot is still under way, the slot is not down yet.

@@ -22,8 +22,9 @@ struct LinkPoolConfig {
     SocksEndpoint socks;
     std::vector<SocksEndpoint> slotSocks; // per-slot override of `socks` (a test relay), if any
     // When set, asked for the SOCKS endpoint at every attempt of a slot (instead of `socks`):
-    // after a tor restart its `auto` SOCKS port is a new one, and a live call must dial that one.
-    // A port of 0 (tor not ready) fails the attempt, which is retried after replaceDelay.
+    // after a tor restart its SOCKS endpoint is only known again once the new tor reported it
+    // (on Windows its `auto` port is a new one), and a live call must dial that one. An endpoint
+    // not set (tor not ready) fails the attempt, which is retried after replaceDelay.
     std::function<SocksEndpoint(std::uint8_t slot)> socksFor;
     QString onionAddress; // 56 characters, without ".onion"
     quint16 port = 0;

@@ -3,7 +3,13 @@
 
 #include "NetLog.h"
 
+#include <QHostAddress>
+#include <QLocalSocket>
 #include <QNetworkProxy>
+
+#ifndef Q_OS_WIN
+#include <sys/socket.h>
+#endif
 
 namespace onionvoice::net {
 
@@ -33,27 +39,62 @@ void OnionLink::fail(Failure failure, const QString& text, int socksReply) {
     failure_ = failure;
     failureText_ = text;
     socksReplyCode_ = socksReply;
-    if (socket_) {
-        socket_->disconnect(this);
-        socket_->abort();
-    }
+    dropSocket(false);
     qCDebug(lcNet) << "link failed:" << failure << text;
     setState(State::Failed);
     emit failed(failure, text);
 }
 
-void OnionLink::attach(QTcpSocket* socket) {
-    socket_ = socket;
+void OnionLink::attachDevice(QIODevice* device) {
+    socket_ = device;
     socket_->setParent(this);
+    connect(socket_, &QIODevice::readyRead, this, &OnionLink::onReadyRead);
+}
+
+void OnionLink::attach(QTcpSocket* socket) {
+    attachDevice(socket);
     // Options reach the kernel only once the socket exists: an accepted socket now, a dialled
     // one when it has connected (Qt drops options set before that without a word).
-    if (socket_->state() == QAbstractSocket::ConnectedState)
+    if (socket->state() == QAbstractSocket::ConnectedState)
         applySocketOptions();
-    connect(socket_, &QTcpSocket::readyRead, this, &OnionLink::onReadyRead);
-    connect(socket_, &QTcpSocket::disconnected, this,
+    connect(socket, &QTcpSocket::disconnected, this,
             [this] { fail(lossFailure(), QStringLiteral("the connection was closed")); });
-    connect(socket_, &QTcpSocket::errorOccurred, this,
-            [this](QAbstractSocket::SocketError) { fail(lossFailure(), socket_->errorString()); });
+    connect(socket, &QTcpSocket::errorOccurred, this, [this, socket](QAbstractSocket::SocketError) {
+        fail(lossFailure(), socket->errorString());
+    });
+}
+
+void OnionLink::attach(QLocalSocket* socket) {
+    attachDevice(socket);
+    connect(socket, &QLocalSocket::disconnected, this,
+            [this] { fail(lossFailure(), QStringLiteral("the connection was closed")); });
+    connect(socket, &QLocalSocket::errorOccurred, this,
+            [this, socket](QLocalSocket::LocalSocketError) {
+                fail(lossFailure(), socket->errorString());
+            });
+}
+
+// graceful: what is queued still goes out before the stream closes (close()); otherwise the
+// stream is cut at once (a failure).
+void OnionLink::dropSocket(bool graceful) {
+    if (!socket_)
+        return;
+    socket_->disconnect(this);
+    if (auto* tcp = qobject_cast<QTcpSocket*>(socket_)) {
+        if (graceful) {
+            tcp->flush();
+            tcp->disconnectFromHost();
+        } else {
+            tcp->abort();
+        }
+    } else if (auto* local = qobject_cast<QLocalSocket*>(socket_)) {
+        if (graceful) {
+            local->flush();
+            local->disconnectFromServer();
+        } else {
+            local->abort();
+        }
+    }
 }
 
 OnionLink::Failure OnionLink::lossFailure() const {
@@ -71,14 +112,36 @@ void OnionLink::connectToOnion(const SocksEndpoint& socks, const QString& onionH
                                const QByteArray& isolationKey, std::chrono::milliseconds timeout) {
     Q_ASSERT(state_ == State::Idle);
     socks_.emplace(onionHost.toLatin1(), port, isolationKey);
+    setState(State::Connecting);
+    timeout_.start(timeout);
+    if (!socks.isSet()) {
+        // No tor to dial (starting or restarting): nothing is connected to. Failed from the event
+        // loop, as a refused connection would be, so the caller has taken the link in first.
+        QTimer::singleShot(0, this, [this] {
+            if (state_ == State::Connecting)
+                fail(Failure::ProxyUnreachable,
+                     QStringLiteral("tor's SOCKS port is not known yet (tor is starting)"));
+        });
+        return;
+    }
+    if (!socks.path.isEmpty()) {
+        auto* socket = new QLocalSocket(this);
+        attach(socket);
+        connect(socket, &QLocalSocket::connected, this, &OnionLink::onConnected);
+        // QLocalSocket may report a missing or refused socket from inside connectToServer; from
+        // the event loop, the link's failure comes after the caller has taken the link in.
+        QTimer::singleShot(0, socket, [this, socket, path = socks.path] {
+            if (state_ == State::Connecting && socket_ == socket)
+                socket->connectToServer(path);
+        });
+        return;
+    }
     auto* socket = new QTcpSocket(this);
     // Belt and braces: this socket talks to the SOCKS port itself, never through a proxy.
     socket->setProxy(QNetworkProxy::NoProxy);
     attach(socket);
-    connect(socket_, &QTcpSocket::connected, this, &OnionLink::onConnected);
-    setState(State::Connecting);
-    timeout_.start(timeout);
-    socket_->connectToHost(socks.address, socks.port);
+    connect(socket, &QTcpSocket::connected, this, &OnionLink::onConnected);
+    socket->connectToHost(QHostAddress(QHostAddress::LocalHost), socks.port);
 }
 
 void OnionLink::adopt(QTcpSocket* socket) {
@@ -91,11 +154,21 @@ void OnionLink::adopt(QTcpSocket* socket) {
 }
 
 void OnionLink::applySocketOptions() {
-    // Records are small and due at once: with Nagle a record waits for the ACK of the one
-    // before, which the receiver's delayed ACK holds back up to 40 ms.
-    socket_->setSocketOption(QAbstractSocket::LowDelayOption, 1);
     // A small kernel buffer: what a peer does not read piles up where we can see and bound it.
-    socket_->setSocketOption(QAbstractSocket::SendBufferSizeSocketOption, 16 * 1024);
+    constexpr int kSendBuffer = 16 * 1024;
+    if (auto* tcp = qobject_cast<QTcpSocket*>(socket_)) {
+        // Records are small and due at once: with Nagle a record waits for the ACK of the one
+        // before, which the receiver's delayed ACK holds back up to 40 ms.
+        tcp->setSocketOption(QAbstractSocket::LowDelayOption, 1);
+        tcp->setSocketOption(QAbstractSocket::SendBufferSizeSocketOption, kSendBuffer);
+    }
+#ifndef Q_OS_WIN
+    else if (auto* local = qobject_cast<QLocalSocket*>(socket_)) {
+        // A unix socket has no Nagle; its send buffer is bounded the same way.
+        const int size = kSendBuffer;
+        ::setsockopt(int(local->socketDescriptor()), SOL_SOCKET, SO_SNDBUF, &size, sizeof size);
+    }
+#endif
 }
 
 void OnionLink::onConnected() {
@@ -171,11 +244,7 @@ void OnionLink::close() {
     if (state_ == State::Closed || state_ == State::Failed)
         return;
     timeout_.stop();
-    if (socket_) {
-        socket_->disconnect(this);
-        socket_->flush();
-        socket_->disconnectFromHost();
-    }
+    dropSocket(true);
     setState(State::Closed);
 }
 

@@ -1,10 +1,9 @@
-// One link of a call: a TCP stream to <onion>:<port> through tor's SOCKS5 port (dialled), or a
+// One link of a call: a stream to <onion>:<port> through tor's SOCKS5 port (dialled), or a
 // stream tor delivered to our listener (accepted), carrying fixed-size records both ways.
 #pragma once
 
 #include "SocksHandshake.h"
 
-#include <QHostAddress>
 #include <QObject>
 #include <QTcpSocket>
 #include <QTimer>
@@ -13,11 +12,20 @@
 #include <optional>
 #include <span>
 
+class QLocalSocket;
+
 namespace onionvoice::net {
 
+// Where tor takes SOCKS connections; always on this machine, never an address elsewhere. Where
+// the platform has unix sockets, tor's SOCKS port is a socket in its 0700 directory (`path`: only
+// our user can connect, so no other local user dials through our tor with our contacts' client
+// authorization); on Windows a TCP port on 127.0.0.1 (`port`). Neither set: no tor to dial.
 struct SocksEndpoint {
-    QHostAddress address = QHostAddress(QHostAddress::LocalHost);
-    quint16 port = 0;
+    QString path;     // unix socket; when set, `port` is not used
+    quint16 port = 0; // TCP port on 127.0.0.1
+    static SocksEndpoint unixSocket(const QString& path) { return {path, 0}; }
+    static SocksEndpoint loopbackPort(quint16 port) { return {{}, port}; }
+    bool isSet() const { return !path.isEmpty() || port != 0; }
 };
 
 class OnionLink : public QObject {
@@ -27,7 +35,7 @@ public:
     Q_ENUM(State)
     enum class Failure {
         None,
-        ProxyUnreachable, // tor's SOCKS port refused the TCP connection (nobody listening)
+        ProxyUnreachable, // tor's SOCKS port refused the connection (nobody listening, none set)
         ProxyDropped,     // tor's SOCKS port dropped the connection during the SOCKS exchange
         SocksAuthRefused, // tor did not accept username/password authentication
         SocksReply,       // tor answered the CONNECT with an error code (socksReplyCode())
@@ -44,9 +52,10 @@ public:
 
     explicit OnionLink(std::size_t recordSize, QObject* parent = nullptr);
 
-    // Dials onionHost ("<56 chars>.onion") through tor's SOCKS5 port. The name is sent to tor
-    // (ATYP domain name) and never resolved locally. isolationKey becomes the SOCKS username and
-    // password, so with IsolateSOCKSAuth every key gets its own circuit.
+    // Dials onionHost ("<56 chars>.onion") through tor's SOCKS5 port (a unix socket or a TCP
+    // port on 127.0.0.1: the SOCKS exchange and the records are the same on both). The name is
+    // sent to tor (ATYP domain name) and never resolved locally. isolationKey becomes the SOCKS
+    // username and password, so with IsolateSOCKSAuth every key gets its own circuit.
     void connectToOnion(const SocksEndpoint& socks, const QString& onionHost, quint16 port,
                         const QByteArray& isolationKey, std::chrono::milliseconds timeout);
     // Takes over a socket that a listener accepted; the link is Open at once.
@@ -77,7 +86,12 @@ private:
     // What the socket's loss means now: the peer's stream closed, or tor's port gone before or
     // during the SOCKS exchange (after CONNECT tor may already be building a circuit).
     Failure lossFailure() const;
+    // The stream's transport: a TCP socket (accepted, or dialled to 127.0.0.1) or a unix socket
+    // dialled to tor (QLocalSocket); everything above it is shared.
     void attach(QTcpSocket* socket);
+    void attach(QLocalSocket* socket);
+    void attachDevice(QIODevice* device);
+    void dropSocket(bool graceful);
     void applySocketOptions();
     void onConnected();
     void onReadyRead();
@@ -85,7 +99,7 @@ private:
     void deliverRecords();
 
     std::size_t recordSize_;
-    QTcpSocket* socket_ = nullptr;
+    QIODevice* socket_ = nullptr; // a QTcpSocket or a QLocalSocket, owned (child)
     QTimer timeout_;
     State state_ = State::Idle;
     Failure failure_ = Failure::None;

@@ -12,6 +12,7 @@
 #include <QRegularExpression>
 #include <QScopeGuard>
 #include <QStandardPaths>
+#include <QTemporaryDir>
 #include <cstring>
 #include <memory>
 #include <sodium.h>
@@ -23,6 +24,20 @@ constexpr auto kPollInterval = std::chrono::milliseconds(50);
 constexpr auto kVersionTimeout = std::chrono::milliseconds(10000);
 constexpr auto kStopTimeout = std::chrono::milliseconds(5000);
 constexpr int kKeptLogLines = 20;
+// sizeof(sockaddr_un::sun_path) is 108 on Linux, 104 on the BSDs and macOS; with its NUL.
+constexpr qsizetype kMaxSocketPathBytes = 103;
+const QString kSocksSocketName = QStringLiteral("/socks.sock");
+
+#ifndef Q_OS_WIN
+// A path as a torrc QuotedString (tor reads C escapes in a quoted unix socket path): spaces
+// stay part of it, quotes and backslashes are escaped.
+QString quotedForTorrc(const QString& path) {
+    QString quoted = path;
+    quoted.replace(QLatin1Char('\\'), QStringLiteral("\\\\"));
+    quoted.replace(QLatin1Char('"'), QStringLiteral("\\\""));
+    return QLatin1Char('"') + quoted + QLatin1Char('"');
+}
+#endif
 
 } // namespace
 
@@ -131,14 +146,29 @@ std::optional<TorVersion> TorLauncher::parseVersion(const QString& versionOutput
     return version;
 }
 
+QString TorLauncher::socksSocketPathFor(const TorLaunchConfig& config) {
+    return (config.socksSocketDirectory.isEmpty() ? config.dataDirectory + QStringLiteral("/tor")
+                                                  : config.socksSocketDirectory) +
+           kSocksSocketName;
+}
+
+// tor's SOCKS port is a unix socket in a 0700 directory wherever the platform has them: only our
+// user can connect to it. A TCP port on 127.0.0.1 is open to every local user, who could dial a
+// contacts-only contact through our tor with the client authorization we gave it, or probe it
+// (ExtendedErrors) for whom we hold one. Windows keeps 127.0.0.1: tor has no unix SocksPort there.
 QString TorLauncher::generateTorrc(const TorLaunchConfig& config, qint64 owningPid) {
     const QString dir = config.dataDirectory + QStringLiteral("/tor");
+#ifdef Q_OS_WIN
+    const QString socksPort = QStringLiteral("127.0.0.1:auto");
+#else
+    const QString socksPort = QStringLiteral("unix:") + quotedForTorrc(socksSocketPathFor(config));
+#endif
     QStringList lines{
         QStringLiteral("# Written by OnionVoice at every start; edits are overwritten."),
         QStringLiteral("DataDirectory %1").arg(dir),
         config.socksMode == TorLaunchConfig::SocksMode::Isolated
-            ? QStringLiteral(
-                  "SocksPort 127.0.0.1:auto IsolateSOCKSAuth OnionTrafficOnly ExtendedErrors")
+            ? QStringLiteral("SocksPort %1 IsolateSOCKSAuth OnionTrafficOnly ExtendedErrors")
+                  .arg(socksPort)
             : QStringLiteral("SocksPort 0"),
         QStringLiteral("ControlPort 127.0.0.1:auto"),
         QStringLiteral("ControlPortWriteToFile %1/control-port").arg(dir),
@@ -185,12 +215,14 @@ void TorLauncher::setState(State state) {
     emit stateChanged(state);
 }
 
-// Once tor has died, anyone on this machine may bind its SOCKS port; a link dialled there would
-// hand them the peer's onion address and our stream credentials. Until the next tor reports its
-// own port, socksPort() is 0 and dials fail as "no tor".
+// Once tor has died, anyone on this machine may bind its SOCKS port (a TCP port, on Windows); a
+// link dialled there would hand them the peer's onion address and our stream credentials. Until
+// the next tor reports its own listener, socksPort() is 0, socksSocketPath() empty, and dials
+// fail as "no tor".
 void TorLauncher::forgetProcess() {
     controller_.disconnectFromTor();
     socksPort_ = 0;
+    socksSocketPath_.clear();
 }
 
 void TorLauncher::failPermanently(const QString& reason) {
@@ -255,6 +287,21 @@ void TorLauncher::start() {
     }
     QFile::setPermissions(torDirectory(),
                           QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
+#ifndef Q_OS_WIN
+    // A data directory whose path is too long for a socket address gets a private temporary
+    // directory (0700, ours) for the SOCKS socket; tor refuses one in a directory others can use.
+    if (config_.socksMode == TorLaunchConfig::SocksMode::Isolated &&
+        QFile::encodeName(socksSocketPathFor(config_)).size() > kMaxSocketPathBytes) {
+        if (!socksSocketFallback_)
+            socksSocketFallback_ = std::make_unique<QTemporaryDir>();
+        if (!socksSocketFallback_->isValid()) {
+            failPermanently(QStringLiteral("cannot create a directory for tor's SOCKS socket: %1")
+                                .arg(socksSocketFallback_->errorString()));
+            return;
+        }
+        config_.socksSocketDirectory = socksSocketFallback_->path();
+    }
+#endif
     QString error;
     QString torrc = generateTorrc(config_, QCoreApplication::applicationPid());
     for (const QString& line : bundledLines)
@@ -271,6 +318,7 @@ void TorLauncher::launchProcess() {
     QFile::remove(controlPortFile());
     QFile::remove(cookieFile()); // a cookie left by an earlier tor would be the wrong one
     socksPort_ = 0;
+    socksSocketPath_.clear();
     lastLogLines_.clear();
     bootstrap_ = {};
     setState(State::Starting);
@@ -391,16 +439,44 @@ void TorLauncher::sendStartupCommands() {
     controller_.send("TAKEOWNERSHIP");
     controller_.send("SETEVENTS STATUS_CLIENT HS_DESC");
     controller_.send("GETINFO net/listeners/socks", [this](const TorReply& reply) {
-        const QByteArray value = reply.value("net/listeners/socks");
-        const qsizetype colon = value.lastIndexOf(':');
-        if (colon >= 0)
-            socksPort_ = quint16(value.mid(colon + 1).replace('"', "").toUInt());
+        if (reply.isOk())
+            takeSocksListeners(reply.value("net/listeners/socks"));
     });
     controller_.send("GETINFO status/bootstrap-phase", [this](const TorReply& reply) {
         if (reply.isOk())
             applyBootstrapPhase(reply.value("status/bootstrap-phase"));
     });
     emit controlReady();
+}
+
+// listeners: tor's space-separated QuotedStrings, "unix:<path>" or "<address>:<port>". Only the
+// listener the torrc asked for is taken: the socket we named (Linux, macOS), or a port on
+// 127.0.0.1 (Windows).
+void TorLauncher::takeSocksListeners(const QByteArray& listeners) {
+    for (qsizetype pos = 0; pos < listeners.size();) {
+        if (listeners.at(pos) == ' ') {
+            ++pos;
+            continue;
+        }
+        const std::optional<QByteArray> listener =
+            listeners.at(pos) == '"' ? decodeQuotedString(listeners, &pos) : std::nullopt;
+        if (!listener)
+            break;
+#ifdef Q_OS_WIN
+        if (listener->startsWith("127.0.0.1:")) {
+            socksPort_ = quint16(listener->mid(10).toUInt());
+            return;
+        }
+#else
+        const QString expected = socksSocketPathFor(config_);
+        if (listener->startsWith("unix:") && QFile::decodeName(listener->mid(5)) == expected) {
+            socksSocketPath_ = expected;
+            return;
+        }
+#endif
+    }
+    if (!listeners.isEmpty()) // none at all: DisableNetwork (tests)
+        qCWarning(lcTor) << "tor reported no SOCKS listener of ours";
 }
 
 void TorLauncher::onEvent(const TorEvent& event) {

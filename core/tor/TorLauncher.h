@@ -9,7 +9,10 @@
 #include <QStringList>
 #include <QTimer>
 #include <chrono>
+#include <memory>
 #include <optional>
+
+class QTemporaryDir;
 
 namespace onionvoice::tor {
 
@@ -28,6 +31,10 @@ struct TorLaunchConfig {
     QString torExecutableSetting; // explicit choice of the user, tried after the bundled tor
     QStringList extraTorrcLines;  // preset options, test-network options
     SocksMode socksMode = SocksMode::Isolated;
+    // Where tor's SOCKS unix socket is made (not on Windows): empty for tor's own 0700 directory.
+    // The launcher sets it to a private temporary directory when that path is too long for a
+    // socket address.
+    QString socksSocketDirectory;
     int maxConsecutiveFailures = 5;                // tor deaths before the launcher gives up
     std::chrono::milliseconds restartBackoff{500}; // doubled after each failure
     std::chrono::milliseconds startTimeout{30000}; // until the control port answers
@@ -57,6 +64,9 @@ public:
                                           const QString& bundleDirectory = {});
     static std::optional<TorVersion> parseVersion(const QString& versionOutput);
     static QString generateTorrc(const TorLaunchConfig& config, qint64 owningPid);
+    // The unix socket the torrc names as tor's SOCKS port: <socksSocketDirectory or tor's
+    // directory>/socks.sock. Not used on Windows (a TCP port on 127.0.0.1 there).
+    static QString socksSocketPathFor(const TorLaunchConfig& config);
     // Why the torrc could not be written safely (a value with CR, LF, NUL or '#', or one ending
     // in a backslash), if so. addedLines: the lines the launcher adds itself (bundledTorrcLines).
     static std::optional<QString> checkTorrcValues(const TorLaunchConfig& config,
@@ -70,7 +80,11 @@ public:
     const Bootstrap& bootstrap() const { return bootstrap_; }
     QString failureReason() const { return failureReason_; }
     TorController* controller() { return &controller_; }
-    // 0 while no live tor has reported its port (starting, restarting, stopped, failed).
+    // Where tor takes SOCKS connections, once a live tor has reported its listener: where the
+    // platform has unix sockets, a socket in a 0700 directory (only our user can connect to it),
+    // and socksPort() is 0; on Windows a TCP port on 127.0.0.1, and socksSocketPath() is empty.
+    // Empty and 0 while no live tor has reported it (starting, restarting, stopped, failed).
+    QString socksSocketPath() const { return socksSocketPath_; }
     quint16 socksPort() const { return socksPort_; }
     qint64 processId() const { return process_.processId(); }
     QString torDirectory() const;
@@ -98,6 +112,7 @@ private:
     void onProcessFinished(int exitCode, QProcess::ExitStatus status);
     void handleFailure(const QString& reason);
     void onEvent(const TorEvent& event);
+    void takeSocksListeners(const QByteArray& listeners);
     void applyBootstrapPhase(const QByteArray& text);
     QString controlPortFile() const;
     QString cookieFile() const;
@@ -115,6 +130,8 @@ private:
     int consecutiveFailures_ = 0;
     int restartCount_ = 0;
     quint16 socksPort_ = 0;
+    QString socksSocketPath_;
+    std::unique_ptr<QTemporaryDir> socksSocketFallback_; // when tor's directory's path is too long
     QStringList lastLogLines_;
 };
 

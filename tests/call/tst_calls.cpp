@@ -4,6 +4,7 @@
 // contacts-only mode.
 #include "../testnet/TestnetEnv.h"
 #include "call/CallEngine.h"
+#include "call/OutgoingDial.h"
 #include "media/WavFile.h"
 #include "media/WavFileBackend.h"
 #include "multipath/MultipathEndpoint.h"
@@ -12,12 +13,21 @@
 
 #include <QElapsedTimer>
 #include <QProcess>
+#include <QRandomGenerator>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <arpa/inet.h>
+#include <cerrno>
 #include <cmath>
 #include <csignal>
+#include <cstring>
+#include <netinet/in.h>
 #include <optional>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 using namespace onionvoice;
 using namespace onionvoice::call;
@@ -88,6 +98,103 @@ double speechFraction(const QString& path) {
     return frames ? double(loud) / double(frames) : 0;
 }
 
+// What a SOCKS5 CONNECT through a tor's SOCKS endpoint gets, tried by a forked process as
+// ourselves or as another local user (nobody). A probe that could not become nobody proves
+// nothing, so it is told apart from a refusal.
+struct SocksProbe {
+    enum class Outcome { Opened, SocksError, ConnectRefused, NotNobody, NoAnswer };
+    Outcome outcome = Outcome::NoAnswer;
+    int detail = 0; // the SOCKS reply code, connect's errno, or the step that got no answer
+
+    QByteArray describe() const {
+        static const char* const names[] = {"opened", "SOCKS error", "connect refused",
+                                            "could not become nobody", "no answer"};
+        return QByteArray(names[int(outcome)]) + " (" + QByteArray::number(detail, 16) + ")";
+    }
+};
+
+SocksProbe probeThroughTor(const net::SocksEndpoint& socks, const QByteArray& host, quint16 port,
+                           bool asNobody) {
+    // Every byte is made before fork: the child of a process with threads makes system calls only.
+    const QByteArray greeting("\x05\x01\x02", 3);
+    const QByteArray user = "probe-" + QByteArray::number(QRandomGenerator::global()->generate());
+    const QByteArray auth =
+        QByteArray("\x01", 1) + char(user.size()) + user + char(user.size()) + user;
+    const QByteArray request = QByteArray("\x05\x01\x00\x03", 4) + char(host.size()) + host +
+                               char(port >> 8) + char(port & 0xff);
+    sockaddr_un unixAddress{};
+    sockaddr_in inetAddress{};
+    const QByteArray path = QFile::encodeName(socks.path);
+    if (!socks.path.isEmpty()) {
+        unixAddress.sun_family = AF_UNIX;
+        std::memcpy(unixAddress.sun_path, path.constData(),
+                    std::min(std::size_t(path.size()), sizeof unixAddress.sun_path - 1));
+    } else {
+        inetAddress.sin_family = AF_INET;
+        inetAddress.sin_port = htons(socks.port);
+        inetAddress.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    }
+    int channel[2];
+    if (::pipe(channel) != 0)
+        return {};
+    const pid_t child = ::fork();
+    if (child == 0) {
+        ::close(channel[0]);
+        const auto finish = [&](SocksProbe::Outcome outcome, int detail) {
+            const int result[2] = {int(outcome), detail};
+            [[maybe_unused]] const auto written = ::write(channel[1], result, sizeof result);
+            ::_exit(0);
+        };
+        if (asNobody && (::setgid(65534) != 0 || ::setuid(65534) != 0))
+            finish(SocksProbe::Outcome::NotNobody, 0);
+        const int s = ::socket(socks.path.isEmpty() ? AF_INET : AF_UNIX, SOCK_STREAM, 0);
+        const timeval timeout{60, 0};
+        ::setsockopt(s, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
+        ::setsockopt(s, SOL_SOCKET, SO_SNDTIMEO, &timeout, sizeof timeout);
+        const int connected =
+            socks.path.isEmpty()
+                ? ::connect(s, reinterpret_cast<const sockaddr*>(&inetAddress), sizeof inetAddress)
+                : ::connect(s, reinterpret_cast<const sockaddr*>(&unixAddress), sizeof unixAddress);
+        if (connected != 0)
+            finish(SocksProbe::Outcome::ConnectRefused, errno);
+        unsigned char reply[10] = {};
+        // Sends `out`, then reads `want` bytes of the answer (fewer if tor closes); how many.
+        const auto exchange = [&](const QByteArray& out, std::size_t want) {
+            if (::write(s, out.constData(), std::size_t(out.size())) != out.size())
+                return std::size_t(0);
+            std::size_t got = 0;
+            while (got < want) {
+                const auto n = ::read(s, reply + got, want - got);
+                if (n <= 0)
+                    break;
+                got += std::size_t(n);
+            }
+            return got;
+        };
+        if (exchange(greeting, 2) != 2 || reply[1] != 0x02)
+            finish(SocksProbe::Outcome::NoAnswer, 1);
+        if (exchange(auth, 2) != 2 || reply[1] != 0x00)
+            finish(SocksProbe::Outcome::NoAnswer, 2);
+        if (exchange(request, 10) < 2)
+            finish(SocksProbe::Outcome::NoAnswer, 3);
+        finish(reply[1] == 0 ? SocksProbe::Outcome::Opened : SocksProbe::Outcome::SocksError,
+               reply[1]);
+    }
+    ::close(channel[1]);
+    // The event loop runs meanwhile: the engines of this process answer what tor delivers.
+    int status = 0;
+    if (!QTest::qWaitFor([&] { return ::waitpid(child, &status, WNOHANG) == child; }, 90000)) {
+        ::kill(child, SIGKILL);
+        ::waitpid(child, &status, 0);
+    }
+    int result[2] = {int(SocksProbe::Outcome::NoAnswer), 0};
+    const bool read = ::read(channel[0], result, sizeof result) == sizeof result;
+    ::close(channel[0]);
+    if (!read)
+        return {};
+    return {SocksProbe::Outcome(result[0]), result[1]};
+}
+
 } // namespace
 
 class CallsTest : public QObject {
@@ -134,10 +241,9 @@ private:
     // Opens a link to `to` through `via`'s tor with its own circuit.
     std::unique_ptr<net::OnionLink> rawLink(const QString& via, const QString& to, int tag) {
         auto link = std::make_unique<net::OnionLink>(multipath::kRecordSize);
-        link->connectToOnion(
-            {QHostAddress(QHostAddress::LocalHost), party(via).engine->torLauncher()->socksPort()},
-            party(to).engine->address() + ".onion", EngineConfig{}.servicePort,
-            QByteArray("raw-") + QByteArray::number(tag), 60s);
+        link->connectToOnion(call::torSocksEndpoint(*party(via).engine->torLauncher()),
+                             party(to).engine->address() + ".onion", EngineConfig{}.servicePort,
+                             QByteArray("raw-") + QByteArray::number(tag), 60s);
         return link;
     }
 
@@ -628,6 +734,38 @@ private slots:
         dave.engine->reject();
         QTRY_COMPARE_WITH_TIMEOUT(alice.endReason(), EndReason::RejectedByPeer, 10000);
         waitIdle({"alice", "carol", "dave"});
+    }
+
+    // Attack: another user of this machine dials our contacts-only contact through our tor.
+    // Having called dave, alice's tor holds dave's client authorization for as long as it runs.
+    // Before the fix tor's SOCKS port was TCP on 127.0.0.1, open to every local user (its port is
+    // in /proc/net/tcp): anyone could reach dave's service through it with alice's authorization
+    // (learning whether dave is online, ringing him), or probe tor's extended errors (0xF4: no
+    // authorization) for whom alice holds a key. Now the SOCKS port is a unix socket in alice's
+    // tor's 0700 directory: user nobody cannot connect to it. Control: the same probe, run as
+    // alice's own user, reaches dave's service.
+    void otherLocalUserCannotDialThroughOurTor() {
+        Party& alice = party("alice");
+        Party& dave = party("dave");
+        alice.engine->dial(dave.engine->address());
+        QTRY_VERIFY_WITH_TIMEOUT(dave.reached(CallState::Ringing), kCallTimeout);
+        dave.engine->reject();
+        QTRY_COMPARE_WITH_TIMEOUT(alice.endReason(), EndReason::RejectedByPeer, 10000);
+        waitIdle({"alice", "dave"});
+
+        const net::SocksEndpoint socks = call::torSocksEndpoint(*alice.engine->torLauncher());
+        QVERIFY(socks.isSet());
+        const QByteArray host = dave.engine->address().toLatin1() + ".onion";
+        const SocksProbe own = probeThroughTor(socks, host, EngineConfig{}.servicePort, false);
+        QVERIFY2(own.outcome == SocksProbe::Outcome::Opened, own.describe().constData());
+        if (::geteuid() != 0)
+            QSKIP("only root can become another user to try tor's SOCKS port");
+        const SocksProbe other = probeThroughTor(socks, host, EngineConfig{}.servicePort, true);
+        QVERIFY2(other.outcome == SocksProbe::Outcome::ConnectRefused,
+                 other.describe().constData());
+        QCOMPARE(other.detail, EACCES);
+        QTest::qWait(4000); // dave's engine closes the probe's unproven link (linkProofTimeout)
+        QVERIFY(dave.incoming->isEmpty());
     }
 
     // An access key made for a contact while the service runs (what the app's "Share with an

@@ -117,7 +117,7 @@ private:
 
     std::unique_ptr<net::OnionLink> rawLink(int tag) {
         auto link = std::make_unique<net::OnionLink>(multipath::kRecordSize);
-        link->connectToOnion({QHostAddress(QHostAddress::LocalHost), torOfMallory_->socksPort()},
+        link->connectToOnion({torOfMallory_->socksSocketPath(), torOfMallory_->socksPort()},
                              bobAddress_ + ".onion", 7700,
                              QByteArray("mallory-") + QByteArray::number(tag), 60s);
         return link;

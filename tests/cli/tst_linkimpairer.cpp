@@ -131,7 +131,7 @@ private slots:
         control_ = std::make_unique<cli::ImpairControl>(relay_.get());
         QString error;
         QVERIFY2(relay_->listen(&error), qPrintable(error));
-        relay_->setSocksTarget(tor_->port());
+        relay_->setSocksTarget(net::SocksEndpoint::loopbackPort(tor_->port()));
         relay_->startTraceClock(Clock::now());
     }
     void cleanup() {

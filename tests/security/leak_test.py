@@ -2,8 +2,11 @@
 """Leak test (issue 11, acceptance 2): a whole call between two onionvoice-cli instances inside a
 network namespace whose only interface is loopback (`unshare -n`), each under
 `strace -f -e trace=network,process,openat,rename`. It checks that
-  * every connect() the app makes goes to its own tor's SOCKS or control port (unix sockets only
-    inside its data directory), and it never resolves a name (no UDP socket, nothing to port 53);
+  * every connect() the app makes goes to its own tor: TCP only to its control port on 127.0.0.1,
+    SOCKS only through the unix socket in tor's directory (`<data>/tor/socks.sock`: tor's SOCKS
+    port is no TCP port other local users could reach), unix sockets only inside its data
+    directory; the caller's links did go through that socket; and it never resolves a name (no
+    UDP socket, nothing to port 53);
   * no onion address, identity key or contact name appears in the apps' logs (stderr), and no
     file written outside the data directories (and the --record files) holds one.
 The private Tor network runs inside the namespace too. A negative control runs a program that
@@ -154,6 +157,11 @@ def run_inside(cli, testnet, work):
                            [os.path.join(work, n + "-heard")])
         report[n] = findings["summary"]
         problems += [f"{n}: {p}" for p in findings["problems"]]
+        if len(ports[n]) != 1:
+            problems.append(f"{n}'s tor listens on TCP ports {sorted(ports[n])}, not its control "
+                            "port alone (a TCP SOCKS port is open to every local user)")
+        if n == "alice" and findings["summary"]["socks_socket_connects"] == 0:
+            problems.append("alice's links did not go through tor's unix SOCKS socket")
         with open(os.path.join(work, n + ".err"), errors="replace") as f:
             log = f.read()
         problems += [f"{n}'s log holds {what}" for what in log_leaks(log, secrets)]
@@ -215,6 +223,8 @@ def analyse(log, data_dir, tor_ports_, allowed_files):
     """Connects, name lookups and file writes of the app's own threads (tor's are left out: tor
     talks to the relays of the network by design)."""
     tor_pids, connects, problems, written = set(), [], [], set()
+    socks_socket = os.path.join(data_dir, "tor", "socks.sock")
+    socks_connects = 0
     with open(log, errors="replace") as f:
         lines = f.readlines()
     for line in lines:
@@ -232,6 +242,8 @@ def analyse(log, data_dir, tor_ports_, allowed_files):
                 path = re.search(r'sun_path="([^"]*)"', args)
                 if not path or not path.group(1).startswith(data_dir):
                     problems.append(f"connect to a unix socket outside the data directory: {args[:160]}")
+                elif path.group(1) == socks_socket:
+                    socks_connects += 1
             elif "AF_INET6" in args or "AF_INET" in args:
                 host = re.search(r'inet_addr\("([^"]+)"\)', args)
                 port = re.search(r"sin_port=htons\((\d+)\)", args)
@@ -249,6 +261,7 @@ def analyse(log, data_dir, tor_ports_, allowed_files):
                         or any(path.startswith(a) for a in allowed_files)):
                     written.add(path)
     summary = {"connects": len(connects), "tor_ports": sorted(tor_ports_),
+               "socks_socket_connects": socks_connects,
                "files_written_outside_data_dir": sorted(written)}
     if not connects:
         problems.append("no connect() seen at all: the trace is not the app's")

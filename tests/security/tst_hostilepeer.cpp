@@ -16,6 +16,7 @@
 #include <QDir>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLocalSocket>
 #include <QSet>
 #include <QSignalSpy>
 #include <QTcpSocket>
@@ -54,14 +55,16 @@ public:
     State state = State::Connecting;
     QList<QByteArray> received;
 
-    RawStream(quint16 socksPort, const QString& onion, quint16 port, const QByteArray& isolation)
+    // socksSocket: Mallory's tor's SOCKS port, a unix socket.
+    RawStream(const QString& socksSocket, const QString& onion, quint16 port,
+              const QByteArray& isolation)
         : socks_(onion.toLatin1() + ".onion", port, isolation) {
-        connect(&socket_, &QTcpSocket::connected, this,
+        connect(&socket_, &QLocalSocket::connected, this,
                 [this] { socket_.write(socks_.greeting()); });
-        connect(&socket_, &QTcpSocket::readyRead, this, &RawStream::onReadyRead);
-        connect(&socket_, &QTcpSocket::disconnected, this, [this] { state = State::Failed; });
-        connect(&socket_, &QTcpSocket::errorOccurred, this, [this] { state = State::Failed; });
-        socket_.connectToHost(QHostAddress::LocalHost, socksPort);
+        connect(&socket_, &QLocalSocket::readyRead, this, &RawStream::onReadyRead);
+        connect(&socket_, &QLocalSocket::disconnected, this, [this] { state = State::Failed; });
+        connect(&socket_, &QLocalSocket::errorOccurred, this, [this] { state = State::Failed; });
+        socket_.connectToServer(socksSocket);
     }
     void send(std::span<const std::uint8_t> record) {
         socket_.write(reinterpret_cast<const char*>(record.data()), qint64(record.size()));
@@ -69,7 +72,7 @@ public:
     // Reads nothing more: whatever the callee sends piles up on its side.
     void stopReading() {
         socket_.setReadBufferSize(1);
-        disconnect(&socket_, &QTcpSocket::readyRead, this, nullptr);
+        disconnect(&socket_, &QLocalSocket::readyRead, this, nullptr);
     }
 
 private:
@@ -92,7 +95,7 @@ private:
     }
 
     net::SocksHandshake socks_;
-    QTcpSocket socket_;
+    QLocalSocket socket_;
     QByteArray in_;
 };
 
@@ -228,9 +231,9 @@ private:
 
     // A stream on circuit `circuit` (streams with the same number share one circuit).
     RawStream* open(int circuit) {
-        streams_.push_back(std::make_unique<RawStream>(malloryTor_->socksPort(), victim_->address(),
-                                                       EngineConfig{}.servicePort,
-                                                       "mallory-" + QByteArray::number(circuit)));
+        streams_.push_back(std::make_unique<RawStream>(
+            malloryTor_->socksSocketPath(), victim_->address(), EngineConfig{}.servicePort,
+            "mallory-" + QByteArray::number(circuit)));
         return streams_.back().get();
     }
     RawStream* openAlone() { return open(100000 + ++tag_); }

@@ -24,11 +24,11 @@ class TestTestnetClientAuth : public QObject {
     Q_OBJECT
 private:
     // Dials once and waits until the link is open or has failed.
-    static std::unique_ptr<net::OnionLink> dial(quint16 socksPort, const QString& address,
-                                                const QByteArray& isolationKey) {
+    static std::unique_ptr<net::OnionLink>
+    dial(const net::SocksEndpoint& socks, const QString& address, const QByteArray& isolationKey) {
         auto link = std::make_unique<net::OnionLink>(kRecord);
-        link->connectToOnion({QHostAddress(QHostAddress::LocalHost), socksPort},
-                             address + QStringLiteral(".onion"), kVirtualPort, isolationKey, 60s);
+        link->connectToOnion(socks, address + QStringLiteral(".onion"), kVirtualPort, isolationKey,
+                             60s);
         [[maybe_unused]] const bool settled = QTest::qWaitFor(
             [&] {
                 return link->state() == net::OnionLink::State::Open ||
@@ -60,7 +60,8 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(service.uploads().allSettled(), kTimeout);
         QTRY_COMPARE_WITH_TIMEOUT(caller.state(), tor::TorLauncher::State::Ready, kTimeout);
 
-        const auto refused = dial(caller.socksPort(), service.address(), "no-auth");
+        const auto refused =
+            dial({caller.socksSocketPath(), caller.socksPort()}, service.address(), "no-auth");
         QCOMPARE(refused->state(), net::OnionLink::State::Failed);
         QCOMPARE(refused->failure(), net::OnionLink::Failure::SocksReply);
         QCOMPARE(refused->socksReplyCode(), 0xF4);
@@ -72,7 +73,8 @@ private slots:
         QTRY_VERIFY(reply.has_value());
         QVERIFY2(reply->isOk(), qPrintable(reply->errorMessage()));
 
-        const auto allowed = dial(caller.socksPort(), service.address(), "with-auth");
+        const auto allowed =
+            dial({caller.socksSocketPath(), caller.socksPort()}, service.address(), "with-auth");
         QVERIFY2(allowed->state() == net::OnionLink::State::Open,
                  qPrintable(allowed->failureText()));
         QTRY_COMPARE(accepted, 1);

@@ -74,7 +74,7 @@ private slots:
 
         timer.restart();
         net::OnionLink link(kRecord);
-        link.connectToOnion({QHostAddress(QHostAddress::LocalHost), caller.socksPort()},
+        link.connectToOnion({caller.socksSocketPath(), caller.socksPort()},
                             hotline.address() + QStringLiteral(".onion"), kVirtualPort, "hotline-1",
                             60s);
         QTRY_VERIFY_WITH_TIMEOUT(link.state() == net::OnionLink::State::Open ||

@@ -5,6 +5,7 @@
 #include "net/LinkPool.h"
 #include "net/OnionLink.h"
 
+#include <QLocalServer>
 #include <QLocalSocket>
 #include <QPointer>
 #include <QSignalSpy>
@@ -12,6 +13,7 @@
 #include <QTcpSocket>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <functional>
 #include <set>
 #include <sys/socket.h>
 #include <sys/un.h>
@@ -41,26 +43,53 @@ public:
         std::size_t index = 0;
     };
 
+    // Takes each accepted unix-socket descriptor as a QTcpSocket (as LinkListener does), so the
+    // script runs alike on both transports.
+    class UnixServer : public QLocalServer {
+    public:
+        std::function<void(QTcpSocket*)> accepted;
+
+    protected:
+        void incomingConnection(quintptr descriptor) override {
+            auto* socket = new QTcpSocket(this);
+            if (socket->setSocketDescriptor(qintptr(descriptor)))
+                accepted(socket);
+        }
+    };
+
     Behaviour behaviour = Behaviour::Accept;
     int replyCode = 0;
     std::set<std::size_t> silent; // sessions (by order of arrival) that get no answer at all
     bool closeOnceOpen = false;   // the peer closes each link right after it opened
     QTcpServer server;
+    QTemporaryDir unixDirectory;
+    UnixServer unixServer;
     std::vector<std::unique_ptr<Session>> sessions;
 
-    ScriptedSocks() {
-        server.listen(QHostAddress::LocalHost);
-        connect(&server, &QTcpServer::newConnection, this, [this] {
+    // overUnixSocket: listens where tor's SOCKS port is on Linux and macOS, a unix socket.
+    explicit ScriptedSocks(bool overUnixSocket = false) {
+        const auto take = [this](QTcpSocket* socket) {
             auto session = std::make_unique<Session>();
-            session->socket = server.nextPendingConnection();
+            session->socket = socket;
             session->index = sessions.size();
             Session* s = session.get();
             sessions.push_back(std::move(session));
             connect(s->socket, &QTcpSocket::readyRead, this, [this, s] { step(s); });
+        };
+        if (overUnixSocket) {
+            unixServer.accepted = take;
+            unixServer.listen(unixDirectory.filePath(QStringLiteral("socks.sock")));
+            return;
+        }
+        server.listen(QHostAddress::LocalHost);
+        connect(&server, &QTcpServer::newConnection, this, [this, take] {
+            while (QTcpSocket* socket = server.nextPendingConnection())
+                take(socket);
         });
     }
     SocksEndpoint endpoint() const {
-        return {QHostAddress(QHostAddress::LocalHost), server.serverPort()};
+        return unixServer.isListening() ? SocksEndpoint::unixSocket(unixServer.fullServerName())
+                                        : SocksEndpoint::loopbackPort(server.serverPort());
     }
 
     void step(Session* s) {
@@ -150,8 +179,17 @@ bool sendsAtOnce(const OnionLink& link) {
 class TestOnionLink : public QObject {
     Q_OBJECT
 private slots:
+    void dialsThroughSocksAndCarriesRecords_data() {
+        QTest::addColumn<bool>("overUnixSocket");
+        QTest::newRow("tcp") << false;
+        QTest::newRow("unix socket") << true;
+    }
+
+    // The same SOCKS exchange and records over tor's unix socket (Linux, macOS) as over a TCP
+    // port (Windows).
     void dialsThroughSocksAndCarriesRecords() {
-        ScriptedSocks socks;
+        QFETCH(bool, overUnixSocket);
+        ScriptedSocks socks(overUnixSocket);
         OnionLink link(kRecord);
         QSignalSpy records(&link, &OnionLink::recordReceived);
         link.connectToOnion(socks.endpoint(), kHost, 7, "iso-key-1", 5s);
@@ -242,15 +280,25 @@ private slots:
         QCOMPARE(int(link.failure()), failure);
     }
 
+    void unreachableProxy_data() {
+        QTest::addColumn<bool>("overUnixSocket");
+        QTest::newRow("tcp") << false;
+        QTest::newRow("unix socket") << true;
+    }
+
     void unreachableProxy() {
-        quint16 closedPort;
-        {
+        QFETCH(bool, overUnixSocket);
+        SocksEndpoint gone;
+        QTemporaryDir directory;
+        if (overUnixSocket) {
+            gone = SocksEndpoint::unixSocket(directory.filePath(QStringLiteral("socks.sock")));
+        } else {
             QTcpServer s;
             s.listen(QHostAddress::LocalHost);
-            closedPort = s.serverPort();
+            gone = SocksEndpoint::loopbackPort(s.serverPort());
         }
         OnionLink link(kRecord);
-        link.connectToOnion({QHostAddress(QHostAddress::LocalHost), closedPort}, kHost, 7, "k", 5s);
+        link.connectToOnion(gone, kHost, 7, "k", 5s);
         QTRY_COMPARE(link.state(), OnionLink::State::Failed);
         QCOMPARE(link.failure(), OnionLink::Failure::ProxyUnreachable);
     }
@@ -563,25 +611,28 @@ private slots:
     // is retried every replaceDelay. Those attempts reach no tor and build no circuit: they must
     // not spend the budget, or the call would come back at the rationed pace.
     void dialsThatReachNoTorAreFree_data() {
-        QTest::addColumn<bool>("portZero");
-        QTest::newRow("port 0") << true;
-        QTest::newRow("closed port") << false;
+        QTest::addColumn<int>("noTor");
+        QTest::newRow("no endpoint") << 0;
+        QTest::newRow("closed port") << 1;
+        QTest::newRow("no unix socket") << 2;
     }
 
     void dialsThatReachNoTorAreFree() {
-        QFETCH(bool, portZero);
-        quint16 closedPort = 0;
-        if (!portZero) {
-            QTcpServer gone;
-            gone.listen(QHostAddress::LocalHost);
-            closedPort = gone.serverPort();
+        QFETCH(int, noTor);
+        SocksEndpoint gone;
+        QTemporaryDir directory;
+        if (noTor == 1) {
+            QTcpServer closed;
+            closed.listen(QHostAddress::LocalHost);
+            gone = SocksEndpoint::loopbackPort(closed.serverPort());
+        } else if (noTor == 2) {
+            gone = SocksEndpoint::unixSocket(directory.filePath(QStringLiteral("socks.sock")));
         }
         ScriptedSocks socks;
         bool torUp = false;
         LinkPoolConfig config = poolConfig(socks, 2);
         config.socksFor = [&](std::uint8_t) {
-            return torUp ? socks.endpoint()
-                         : SocksEndpoint{QHostAddress(QHostAddress::LocalHost), closedPort};
+            return torUp ? socks.endpoint() : gone;
         };
         config.replaceDelay = 10ms;
         config.dialsPerLink = 1;

@@ -60,6 +60,8 @@ public:
     bool refuseAuthentication = false;
     bool impostor = false;
     QByteArray message; // cookie | client nonce | server nonce
+    // What GETINFO net/listeners/socks answers: a real tor's listeners, as QuotedStrings.
+    QByteArray socksListeners = "\"127.0.0.1:9999\"";
     QList<QByteArray> commands;
     QTcpSocket* peer = nullptr;
     QTcpServer server;
@@ -96,7 +98,7 @@ public:
             peer->write(refuseAuthentication || !cookieOk ? "515 Authentication failed\r\n"
                                                           : "250 OK\r\n");
         } else if (command == "GETINFO net/listeners/socks") {
-            peer->write("250-net/listeners/socks=\"127.0.0.1:9999\"\r\n250 OK\r\n");
+            peer->write("250-net/listeners/socks=" + socksListeners + "\r\n250 OK\r\n");
         } else if (command == "GETINFO status/bootstrap-phase") {
             peer->write("250-status/bootstrap-phase=NOTICE BOOTSTRAP PROGRESS=0 TAG=starting "
                         "SUMMARY=\"Starting\"\r\n250 OK\r\n");
@@ -158,7 +160,12 @@ private slots:
         const QStringList lines = TorLauncher::generateTorrc(config, 4242).split(QLatin1Char('\n'));
         for (const char* expected :
              {"DataDirectory /data/tor",
+#ifdef Q_OS_WIN
               "SocksPort 127.0.0.1:auto IsolateSOCKSAuth OnionTrafficOnly ExtendedErrors",
+#else
+              "SocksPort unix:\"/data/tor/socks.sock\" IsolateSOCKSAuth OnionTrafficOnly "
+              "ExtendedErrors",
+#endif
               "ControlPort 127.0.0.1:auto", "ControlPortWriteToFile /data/tor/control-port",
               "CookieAuthentication 1", "__OwningControllerProcess 4242", "AvoidDiskWrites 1",
               "NumEntryGuards 4"})
@@ -166,6 +173,79 @@ private slots:
         config.socksMode = TorLaunchConfig::SocksMode::Disabled;
         QVERIFY(TorLauncher::generateTorrc(config, 1).contains(QStringLiteral("\nSocksPort 0\n")));
     }
+
+#ifndef Q_OS_WIN
+    // Attack (tst_calls otherLocalUserCannotDialThroughOurTor): tor's SOCKS port was TCP on
+    // 127.0.0.1, open to every local user, who could dial our contacts-only contacts through it
+    // with the client authorization we gave tor. It is a unix socket in tor's 0700 directory now;
+    // a path with spaces or quotes is quoted as tor reads it (C escapes).
+    void socksPortIsAUnixSocketInTorsPrivateDirectory() {
+        TorLaunchConfig config;
+        config.dataDirectory = QStringLiteral("/my data/\"x\"\\y");
+        QVERIFY(TorLauncher::generateTorrc(config, 1).contains(
+            QStringLiteral("\nSocksPort unix:\"/my data/\\\"x\\\"\\\\y/tor/socks.sock\" "
+                           "IsolateSOCKSAuth OnionTrafficOnly ExtendedErrors\n")));
+        QVERIFY(
+            !TorLauncher::generateTorrc(config, 1).contains(QStringLiteral("SocksPort 127.0.0.1")));
+
+        // A started launcher: the socket's directory is 0700, and the endpoint is known once tor
+        // reports the listener the torrc named, and only that one.
+        QTemporaryDir dir;
+        ScriptedTorControl control;
+        TorLauncher launcher(scriptedTorConfig(dir, std::chrono::seconds(30)));
+        const QString socket = dir.filePath(QStringLiteral("tor/socks.sock"));
+        control.socksListeners = "\"127.0.0.1:9999\" \"unix:/elsewhere/socks.sock\"";
+        launcher.start();
+        QTRY_VERIFY(control.commands.contains("GETINFO net/listeners/socks"));
+        QTest::qWait(100);
+        QCOMPARE(launcher.socksSocketPath(), QString());
+        QCOMPARE(launcher.socksPort(), quint16(0));
+        QFile torrc(dir.filePath(QStringLiteral("tor/torrc")));
+        QVERIFY(torrc.open(QIODevice::ReadOnly));
+        QVERIFY(
+            torrc.readAll().contains("\nSocksPort unix:\"" + QFile::encodeName(socket) + "\" "));
+        const auto notOwner = QFileDevice::ReadGroup | QFileDevice::WriteGroup |
+                              QFileDevice::ExeGroup | QFileDevice::ReadOther |
+                              QFileDevice::WriteOther | QFileDevice::ExeOther;
+        QCOMPARE(QFile::permissions(dir.filePath(QStringLiteral("tor"))) & notOwner,
+                 QFileDevice::Permissions());
+        launcher.stop();
+        control.socksListeners = "\"unix:" + QFile::encodeName(socket) + "\"";
+        launcher.start();
+        QTRY_COMPARE(launcher.socksSocketPath(), socket);
+        QCOMPARE(launcher.socksPort(), quint16(0));
+        launcher.stop();
+    }
+
+    // A data directory whose path is too long for a socket address: the socket goes into a
+    // private temporary directory of the launcher's.
+    void socksSocketOfALongDataDirectoryIsInAPrivateDirectory() {
+        QTemporaryDir dir;
+        const QString data = dir.filePath(QString(120, QLatin1Char('d')));
+        QVERIFY(QDir().mkpath(data));
+        TorLaunchConfig config = scriptedTorConfig(dir, std::chrono::seconds(30));
+        config.dataDirectory = data;
+        ScriptedTorControl control;
+        TorLauncher launcher(config);
+        launcher.start();
+        QTRY_VERIFY(control.commands.contains("GETINFO net/listeners/socks"));
+        QFile torrc(data + QStringLiteral("/tor/torrc"));
+        QVERIFY(torrc.open(QIODevice::ReadOnly));
+        const QByteArray text = torrc.readAll();
+        const qsizetype at = text.indexOf("SocksPort unix:\"");
+        QVERIFY(at >= 0);
+        const QString path =
+            QFile::decodeName(text.mid(at + 16, text.indexOf('"', at + 16) - at - 16));
+        QVERIFY2(!path.startsWith(data) && path.endsWith(QStringLiteral("/socks.sock")),
+                 qPrintable(path));
+        QVERIFY(QFile::encodeName(path).size() <= 103);
+        const QString socketDirectory = QFileInfo(path).absolutePath();
+        QCOMPARE(QFile::permissions(socketDirectory),
+                 QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner |
+                     QFileDevice::ReadUser | QFileDevice::WriteUser | QFileDevice::ExeUser);
+        launcher.stop();
+    }
+#endif
 
     void presetsStateTheirTradeOff() {
         QSet<QString> names, tradeoffs;
@@ -391,7 +471,11 @@ private slots:
         QVERIFY(control.commands.at(1).startsWith("AUTHENTICATE "));
         QCOMPARE(control.commands.at(2), QByteArray("TAKEOWNERSHIP"));
         QVERIFY(control.commands.at(3).startsWith("SETEVENTS STATUS_CLIENT"));
+#ifdef Q_OS_WIN
         QCOMPARE(launcher.socksPort(), quint16(9999));
+#else
+        QCOMPARE(launcher.socksPort(), quint16(0)); // a TCP listener is not ours: we asked for none
+#endif
 
         // A tag this version does not know is shown as it is, not treated as an error.
         control.peer->write("650 STATUS_CLIENT NOTICE BOOTSTRAP PROGRESS=42 TAG=quantum_handshake "
@@ -447,26 +531,40 @@ private slots:
         launcher.stop();
     }
 
-    // Attack: once tor has died, anyone on this machine may bind the port it listened on. A call
-    // that kept dialling the dead tor's SOCKS port while a new tor starts would hand them the
-    // peer's onion address; the old code kept reporting that port until the new tor answered.
+    // Attack: once tor has died, anyone on this machine may bind the port it listened on (a TCP
+    // port, on Windows; where tor's SOCKS port is a unix socket, only in our 0700 directory). A
+    // call that kept dialling the dead tor's SOCKS endpoint while a new tor starts would hand them
+    // the peer's onion address; the old code kept reporting that port until the new tor answered.
+    // The endpoint is forgotten the moment tor dies, until the next tor reports its own.
     void aDeadTorsSocksPortIsForgotten() {
         QTemporaryDir dir;
         ScriptedTorControl control;
         TorLauncher launcher(scriptedTorConfig(dir, std::chrono::seconds(30)));
+#ifdef Q_OS_WIN
+        const auto endpoint = [&] {
+            return QString::number(launcher.socksPort());
+        };
+        const QString known = QStringLiteral("9999"), forgotten = QStringLiteral("0");
+#else
+        const auto endpoint = [&] {
+            return launcher.socksSocketPath();
+        };
+        const QString known = dir.filePath(QStringLiteral("tor/socks.sock")), forgotten;
+        control.socksListeners = "\"unix:" + QFile::encodeName(known) + "\"";
+#endif
         QSignalSpy restarts(&launcher, &TorLauncher::restarting);
         launcher.start();
-        QTRY_COMPARE(launcher.socksPort(), quint16(9999));
+        QTRY_COMPARE(endpoint(), known);
         ::kill(pid_t(launcher.processId()), SIGKILL);
         QTRY_COMPARE(restarts.size(), 1);
-        QCOMPARE(launcher.socksPort(), quint16(0));
+        QCOMPARE(endpoint(), forgotten);
         launcher.stop();
-        QCOMPARE(launcher.socksPort(), quint16(0));
+        QCOMPARE(endpoint(), forgotten);
 
         launcher.start();
-        QTRY_COMPARE(launcher.socksPort(), quint16(9999));
+        QTRY_COMPARE(endpoint(), known);
         launcher.stop();
-        QCOMPARE(launcher.socksPort(), quint16(0));
+        QCOMPARE(endpoint(), forgotten);
     }
 
     void torThatCannotBeExecutedFailsWithReason() {
