@@ -150,6 +150,24 @@ private slots:
         QVERIFY(verifiedByTor(config, data));
     }
 
+#ifndef Q_OS_WIN
+    // tor's SOCKS port is a unix socket in tor's 0700 directory; tor reads the quoted path of a
+    // data directory with spaces and quotes in it (C escapes) as the path itself.
+    void unixSocksPortIsAcceptedByTor() {
+        QTemporaryDir data;
+        TorLaunchConfig config;
+        config.dataDirectory = data.filePath(QStringLiteral("with space \"and\" quotes"));
+        QVERIFY(QDir().mkpath(config.dataDirectory + QStringLiteral("/tor")));
+        QVERIFY(QFile::setPermissions(config.dataDirectory + QStringLiteral("/tor"),
+                                      QFileDevice::ReadOwner | QFileDevice::WriteOwner |
+                                          QFileDevice::ExeOwner));
+        const QString torrc = TorLauncher::generateTorrc(config, 1);
+        QVERIFY(torrc.contains(QStringLiteral("\nSocksPort unix:\"")));
+        QVERIFY(torrc.contains(QStringLiteral("/with space \\\"and\\\" quotes/tor/socks.sock\"")));
+        QVERIFY(verifiedByTor(config, data));
+    }
+#endif
+
     void invalidTorrcIsRefusedByTor() {
         QTemporaryDir data;
         TorLaunchConfig config;
@@ -173,7 +191,9 @@ private slots:
         QVERIFY(replies.at(2).value("config-text").contains("IsolateSOCKSAuth"));
     }
 
-    void fixedVectorMatchesTor() { QVERIFY(publishes(vectorIdentity())); }
+    void fixedVectorMatchesTor() {
+        QVERIFY(publishes(vectorIdentity()));
+    }
 
     void freshIdentitiesMatchTor() {
         for (int i = 0; i < 8; ++i)
