@@ -221,7 +221,9 @@ void CallEngine::onPoolLinkDown(std::uint8_t slot) {
     const bool attemptFailed = call_->keys && call_->slotStates[slot] != CallSession::SlotState::Up;
     call_->slotLost(slot);
     const net::OnionLink* attempt = call_->pool ? call_->pool->link(slot) : nullptr;
-    const auto failure = RelinkRescue::classify(attempt ? attempt->socksReplyCode() : 0);
+    const auto failure = attempt
+                             ? RelinkRescue::classify(attempt->failure(), attempt->socksReplyCode())
+                             : RelinkRescue::Failure::Other;
     if (attemptFailed && relinkRescue_.attemptFailed(slot, RelinkRescue::Clock::now(), failure)) {
         qCInfo(lcCall) << "link attempts keep failing: purging tor's onion-service client state";
         const auto contact = contacts_.find(call_->peer);

@@ -3,7 +3,9 @@
 
 namespace onionvoice::call {
 
-RelinkRescue::Failure RelinkRescue::classify(int socksReplyCode) {
+RelinkRescue::Failure RelinkRescue::classify(net::OnionLink::Failure failure, int socksReplyCode) {
+    if (failure == net::OnionLink::Failure::ProxyUnreachable)
+        return Failure::NoTor;
     constexpr int kDescriptorNotFound = 0xF0;
     constexpr int kIntroductionFailed = 0xF2;
     return socksReplyCode == kDescriptorNotFound || socksReplyCode == kIntroductionFailed
@@ -12,7 +14,7 @@ RelinkRescue::Failure RelinkRescue::classify(int socksReplyCode) {
 }
 
 bool RelinkRescue::attemptFailed(std::uint8_t slot, Clock::time_point now, Failure failure) {
-    if (slot >= failures_.size())
+    if (slot >= failures_.size() || failure == Failure::NoTor)
         return false;
     ++failures_[slot];
     if (failure != Failure::ClientStateStuck && failures_[slot] < config_.failedAttempts)

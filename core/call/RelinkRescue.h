@@ -26,6 +26,7 @@
 #pragma once
 
 #include "multipath/Types.h"
+#include "net/OnionLink.h"
 
 #include <array>
 #include <chrono>
@@ -52,10 +53,13 @@ public:
     enum class Failure {
         Other,
         ClientStateStuck, // tor answered 0xF0 or 0xF2 (see above)
+        NoTor,            // no tor to ask (it died, or is starting again): no attempt was made
     };
-    static Failure classify(int socksReplyCode);
+    static Failure classify(net::OnionLink::Failure failure, int socksReplyCode);
 
     // An attempt to open a link in `slot` failed. True when tor's state should be purged now.
+    // Attempts that found no tor do not count: while our tor restarts, every slot retries each
+    // second, and a purge asked for then would go nowhere and still use up the 10 minutes.
     bool attemptFailed(std::uint8_t slot, Clock::time_point now, Failure failure = Failure::Other);
     void linkUp(std::uint8_t slot);
     // A new call: its slots start without failures; the time of the last purge is kept.

@@ -7,6 +7,15 @@
 using namespace onionvoice::call;
 using namespace std::chrono_literals;
 
+namespace {
+
+// What tor answered a CONNECT with.
+RelinkRescue::Failure classify(int socksReplyCode) {
+    return RelinkRescue::classify(onionvoice::net::OnionLink::Failure::SocksReply, socksReplyCode);
+}
+
+} // namespace
+
 class RelinkRescueTest : public QObject {
     Q_OBJECT
 private slots:
@@ -37,12 +46,12 @@ private slots:
         // of its cached descriptor failed (or asked every HSDir); more attempts only wait.
         RelinkRescue rescue;
         const auto t0 = RelinkRescue::Clock::time_point{} + 1h;
-        QCOMPARE(RelinkRescue::classify(0xF2), RelinkRescue::Failure::ClientStateStuck);
-        QCOMPARE(RelinkRescue::classify(0xF0), RelinkRescue::Failure::ClientStateStuck);
-        QCOMPARE(RelinkRescue::classify(0xF3), RelinkRescue::Failure::Other); // one rendezvous
-        QCOMPARE(RelinkRescue::classify(0), RelinkRescue::Failure::Other);    // e.g. a timeout
-        QVERIFY(rescue.attemptFailed(7, t0, RelinkRescue::classify(0xF2)));
-        QVERIFY(!rescue.attemptFailed(7, t0 + 5s, RelinkRescue::classify(0xF2)));
+        QCOMPARE(classify(0xF2), RelinkRescue::Failure::ClientStateStuck);
+        QCOMPARE(classify(0xF0), RelinkRescue::Failure::ClientStateStuck);
+        QCOMPARE(classify(0xF3), RelinkRescue::Failure::Other); // one rendezvous
+        QCOMPARE(classify(0), RelinkRescue::Failure::Other);    // e.g. a timeout
+        QVERIFY(rescue.attemptFailed(7, t0, classify(0xF2)));
+        QVERIFY(!rescue.attemptFailed(7, t0 + 5s, classify(0xF2)));
     }
 
     void aPeerRefusingIntroductionsCannotRotateOurVanguards() {
@@ -50,7 +59,7 @@ private slots:
         // keeps our introductions failing, call after call, gets one purge per 10 minutes.
         RelinkRescue rescue;
         const auto t0 = RelinkRescue::Clock::time_point{} + 1h;
-        const auto stuck = RelinkRescue::classify(0xF2);
+        const auto stuck = classify(0xF2);
         QVERIFY(rescue.attemptFailed(0, t0, stuck));
         std::uint8_t slot = 0;
         for (auto t = t0 + 15s; t < t0 + 9min; t += 15s, slot = std::uint8_t((slot + 1) % 12))
@@ -58,6 +67,22 @@ private slots:
         rescue.startCall(); // the user calls again
         QVERIFY(!rescue.attemptFailed(0, t0 + 9min + 30s, stuck));
         QVERIFY(rescue.attemptFailed(0, t0 + 10min + 1s, stuck));
+    }
+
+    // Fault: our tor died mid-call. Until the new one reports its SOCKS port every slot retries
+    // each second and finds no tor; three such failures in one slot asked for a purge, which
+    // reached no tor (the control connection was down) and still used up the purge of the next
+    // 10 minutes, so a stuck state after the restart could not be purged.
+    void attemptsThatFoundNoTorDoNotCount() {
+        RelinkRescue rescue;
+        const auto t0 = RelinkRescue::Clock::time_point{} + 1h;
+        const auto noTor =
+            RelinkRescue::classify(onionvoice::net::OnionLink::Failure::ProxyUnreachable, 0);
+        QCOMPARE(noTor, RelinkRescue::Failure::NoTor);
+        for (int i = 0; i < 10; ++i)
+            QVERIFY(!rescue.attemptFailed(2, t0 + std::chrono::seconds(i), noTor));
+        // Tor is back, and its state is stuck: the purge is still there to be had.
+        QVERIFY(rescue.attemptFailed(2, t0 + 11s, classify(0xF2)));
     }
 
     void purgesAreSpacedOut() {
