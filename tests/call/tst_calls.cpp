@@ -231,6 +231,26 @@ private:
         QVERIFY2(p.engine->start(&error), qPrintable(error));
     }
 
+    // `caller` rings `callee`, who rejects the call.
+    void ringAndReject(Party& caller, Party& callee) {
+        caller.engine->dial(callee.engine->address());
+        QTRY_VERIFY_WITH_TIMEOUT(callee.reached(CallState::Ringing), kCallTimeout);
+        QCOMPARE(callee.incoming->first().at(0).toString(), caller.engine->address());
+        callee.engine->reject();
+        QTRY_COMPARE_WITH_TIMEOUT(caller.endReason(), EndReason::RejectedByPeer, 10000);
+    }
+
+    // Waits until `p`'s service, republished since it had `published` publications, is reachable
+    // and every HSDir it uploaded to has answered: a caller whose tor still holds the descriptor
+    // before (its introduction points gone) would otherwise fetch it again from a directory that
+    // has not got the new one yet, and wait on dead introduction points past the dial timeout.
+    void waitRepublished(Party& p, int published) {
+        QTRY_COMPARE_WITH_TIMEOUT(p.engine->service()->publishCount(), published + 1, 30000);
+        QTRY_COMPARE_WITH_TIMEOUT(p.engine->service()->state(), tor::OnionService::State::Reachable,
+                                  kStartTimeout);
+        QTRY_VERIFY_WITH_TIMEOUT(p.engine->service()->uploads().allSettled(), kStartTimeout);
+    }
+
     void waitIdle(std::initializer_list<const char*> names) {
         for (const char* n : names)
             QTRY_COMPARE_WITH_TIMEOUT(party(n).engine->callState(), CallState::Idle, 5000);
@@ -728,11 +748,7 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(carol.endReason(), EndReason::Unreachable, 60000);
         QVERIFY(dave.incoming->isEmpty() && dave.refused->isEmpty());
         // alice, a contact with a key, reaches it and it rings.
-        alice.engine->dial(dave.engine->address());
-        QTRY_VERIFY_WITH_TIMEOUT(dave.reached(CallState::Ringing), kCallTimeout);
-        QCOMPARE(dave.incoming->first().at(0).toString(), alice.engine->address());
-        dave.engine->reject();
-        QTRY_COMPARE_WITH_TIMEOUT(alice.endReason(), EndReason::RejectedByPeer, 10000);
+        ringAndReject(alice, dave);
         waitIdle({"alice", "carol", "dave"});
     }
 
@@ -747,10 +763,7 @@ private slots:
     void otherLocalUserCannotDialThroughOurTor() {
         Party& alice = party("alice");
         Party& dave = party("dave");
-        alice.engine->dial(dave.engine->address());
-        QTRY_VERIFY_WITH_TIMEOUT(dave.reached(CallState::Ringing), kCallTimeout);
-        dave.engine->reject();
-        QTRY_COMPARE_WITH_TIMEOUT(alice.endReason(), EndReason::RejectedByPeer, 10000);
+        ringAndReject(alice, dave);
         waitIdle({"alice", "dave"});
 
         const net::SocksEndpoint socks = call::torSocksEndpoint(*alice.engine->torLauncher());
@@ -785,16 +798,10 @@ private slots:
         QVERIFY2(dave.engine->contacts().grantAccess(carol.engine->address(), raw(key.publicKey()),
                                                      &error),
                  qPrintable(error));
-        QTRY_COMPARE_WITH_TIMEOUT(dave.engine->service()->publishCount(), published + 1, 30000);
-        QTRY_COMPARE_WITH_TIMEOUT(dave.engine->service()->state(),
-                                  tor::OnionService::State::Reachable, kStartTimeout);
+        waitRepublished(dave, published);
         QVERIFY(carol.engine->contacts().add(
             {dave.engine->address(), "Dave", {}, false, false, {}, raw(key.privateKey())}, &error));
-        carol.engine->dial(dave.engine->address());
-        QTRY_VERIFY_WITH_TIMEOUT(dave.reached(CallState::Ringing), kCallTimeout);
-        QCOMPARE(dave.incoming->first().at(0).toString(), carol.engine->address());
-        dave.engine->reject();
-        QTRY_COMPARE_WITH_TIMEOUT(carol.endReason(), EndReason::RejectedByPeer, 10000);
+        ringAndReject(carol, dave);
         QVERIFY(dave.engine->contacts().remove(carol.engine->address()));
         QVERIFY(carol.engine->contacts().remove(dave.engine->address()));
         waitIdle({"carol", "dave"});
@@ -832,23 +839,15 @@ private slots:
         Party& alice = party("alice");
         Party& bob = party("bob");
         Party& dave = party("dave");
-        bob.engine->dial(dave.engine->address());
-        QTRY_VERIFY_WITH_TIMEOUT(dave.reached(CallState::Ringing), kCallTimeout);
-        dave.engine->reject();
-        QTRY_COMPARE_WITH_TIMEOUT(bob.endReason(), EndReason::RejectedByPeer, 10000);
+        ringAndReject(bob, dave);
         waitIdle({"bob", "dave"});
         const int published = dave.engine->service()->publishCount();
         QVERIFY(dave.engine->contacts().remove(bob.engine->address()));
-        QTRY_COMPARE_WITH_TIMEOUT(dave.engine->service()->publishCount(), published + 1, 30000);
-        QTRY_COMPARE_WITH_TIMEOUT(dave.engine->service()->state(),
-                                  tor::OnionService::State::Reachable, kStartTimeout);
+        waitRepublished(dave, published);
         bob.engine->dial(dave.engine->address());
         QTRY_COMPARE_WITH_TIMEOUT(bob.endReason(), EndReason::Unreachable, kCallTimeout);
         QVERIFY(dave.incoming->isEmpty() && dave.refused->isEmpty());
-        alice.engine->dial(dave.engine->address());
-        QTRY_VERIFY_WITH_TIMEOUT(dave.reached(CallState::Ringing), kCallTimeout);
-        dave.engine->reject();
-        QTRY_COMPARE_WITH_TIMEOUT(alice.endReason(), EndReason::RejectedByPeer, 10000);
+        ringAndReject(alice, dave);
         waitIdle({"alice", "bob", "dave"});
     }
 
@@ -865,7 +864,7 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(alice.endReason(), EndReason::Unreachable, kCallTimeout);
         QVERIFY(dave.incoming->isEmpty() && dave.refused->isEmpty());
         QVERIFY(dave.engine->contacts().setBlocked(alice.engine->address(), false));
-        QTRY_COMPARE_WITH_TIMEOUT(dave.engine->service()->publishCount(), published + 1, 30000);
+        waitRepublished(dave, published);
         waitIdle({"alice", "dave"});
     }
 

@@ -2,6 +2,7 @@
 // cannot hold, names and addresses the rest of the app refuses, and a data directory another
 // OnionVoice runs on. No network needed.
 #include "InstanceGuard.h"
+#include "StandInTor.h"
 
 #include <QDir>
 #include <QFile>
@@ -34,21 +35,6 @@ Run cli(const QStringList& arguments) {
     return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
             QString::fromUtf8(p.readAllStandardOutput()),
             QString::fromUtf8(p.readAllStandardError())};
-}
-
-// A tor that passes the version check, then opens no control port: the engine keeps starting
-// (its socket for tor's streams listening) until the test ends its onionvoice-cli, and then this
-// stand-in ends too.
-QString waitingTor(const QTemporaryDir& dir) {
-    const QString path = dir.filePath(QStringLiteral("waiting-tor"));
-    QFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        return {};
-    file.write("#!/bin/sh\n"
-               "if [ \"$1\" = --version ]; then echo 'Tor version 0.4.9.11.'; exit 0; fi\n"
-               "while kill -0 $PPID 2>/dev/null; do sleep 0.2; done\n");
-    file.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
-    return path;
 }
 
 } // namespace

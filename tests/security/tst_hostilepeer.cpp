@@ -237,6 +237,31 @@ private:
         return streams_.back().get();
     }
     RawStream* openAlone() { return open(100000 + ++tag_); }
+    // `count` streams, each on its own circuit.
+    std::vector<RawStream*> openAlone(int count) {
+        std::vector<RawStream*> streams;
+        for (int i = 0; i < count; ++i)
+            streams.push_back(openAlone());
+        return streams;
+    }
+    // Whether tor settled every stream (opened or failed it) in time.
+    static bool settledByTor(const std::vector<RawStream*>& streams) {
+        return QTest::qWaitFor(
+            [&] {
+                return std::all_of(streams.begin(), streams.end(), [](auto* s) {
+                    return s->state != RawStream::State::Connecting;
+                });
+            },
+            kCallTimeout);
+    }
+    // Ends the probes' rings, and the victim's, so that the next attack finds it idle.
+    void endRings(const std::vector<RawStream*>& probes) {
+        for (RawStream* s : probes)
+            hangUp(s);
+        if (victim_->callState() == CallState::Ringing)
+            victim_->reject();
+        QTRY_COMPARE_WITH_TIMEOUT(victim_->callState(), CallState::Idle, 15000);
+    }
     // Ends a ring as a caller's Cancel does (any record), so that no decoy ring outlasts its test.
     static void hangUp(RawStream* stream) {
         if (isRinging(*stream))
@@ -485,15 +510,10 @@ private slots:
         QString error;
         QVERIFY(
             victim_->contacts().add({blocked.address(), "Ex 3", {}, true, false, {}, {}}, &error));
-        std::vector<RawStream*> strangers;
-        for (int i = 0; i < 8; ++i)
-            strangers.push_back(openAlone());
-        RawStream* probe = openAlone();
-        QTRY_VERIFY_WITH_TIMEOUT(
-            std::all_of(strangers.begin(), strangers.end(),
-                        [](auto* s) { return s->state != RawStream::State::Connecting; }) &&
-                probe->state != RawStream::State::Connecting,
-            kCallTimeout);
+        std::vector<RawStream*> strangers = openAlone(9);
+        QVERIFY(settledByTor(strangers));
+        RawStream* probe = strangers.back();
+        strangers.pop_back();
         const auto limitedBefore = victim_->refusals().rateLimitedRings;
         std::vector<std::unique_ptr<EphemeralKey>> keys;
         for (RawStream* s : strangers) {
@@ -505,12 +525,8 @@ private slots:
         probe->send(encodeHandshake(hello(blocked, e)));
         QTRY_VERIFY_WITH_TIMEOUT(settled(*probe), 20000);
         QVERIFY(isRinging(*probe));
-        for (RawStream* s : strangers)
-            hangUp(s);
-        hangUp(probe);
-        if (victim_->callState() == CallState::Ringing)
-            victim_->reject();
-        QTRY_COMPARE_WITH_TIMEOUT(victim_->callState(), CallState::Idle, 15000);
+        strangers.push_back(probe);
+        endRings(strangers);
     }
 
     // Attack: the callee's clock, read by any stranger. A Hello whose time is outside the allowed
@@ -519,15 +535,10 @@ private slots:
     // the circuit's jitter, without ringing. Now every Hello that may not ring hears the same.
     void calleeClockIsNotMeasurable() {
         const auto mallory = tor::OnionIdentity::generate();
-        std::vector<RawStream*> inWindow;
-        for (int i = 0; i < 6; ++i)
-            inWindow.push_back(openAlone());
-        RawStream* outside = openAlone();
-        QTRY_VERIFY_WITH_TIMEOUT(
-            std::all_of(inWindow.begin(), inWindow.end(),
-                        [](auto* s) { return s->state != RawStream::State::Connecting; }) &&
-                outside->state != RawStream::State::Connecting,
-            kCallTimeout);
+        std::vector<RawStream*> inWindow = openAlone(7);
+        QVERIFY(settledByTor(inWindow));
+        RawStream* outside = inWindow.back();
+        inWindow.pop_back();
         const auto limitedBefore = victim_->refusals().rateLimitedRings;
         std::vector<std::unique_ptr<EphemeralKey>> keys;
         for (RawStream* s : inWindow) { // beyond her own rate of four rings a minute
@@ -544,13 +555,9 @@ private slots:
             20000);
         QVERIFY(victim_->refusals().rateLimitedRings > limitedBefore);
         QVERIFY(isBadRequest(*outside));
-        for (RawStream* s : inWindow) {
+        for (RawStream* s : inWindow)
             QVERIFY2(isRinging(*s) || isBadRequest(*s), "a Hello heard nothing at all");
-            hangUp(s);
-        }
-        if (victim_->callState() == CallState::Ringing)
-            victim_->reject();
-        QTRY_COMPARE_WITH_TIMEOUT(victim_->callState(), CallState::Idle, 15000);
+        endRings(inWindow);
     }
 
     // Many rings with fresh nonces from one caller (and from made-up strangers): only a few ring.

@@ -393,9 +393,10 @@ private slots:
         writeScript(dir, QStringLiteral("bundle/lyrebird"), {});
         QTest::failOnWarning(QRegularExpression(QStringLiteral("cannot work")));
         QVERIFY(transportPluginLine(QStringLiteral("obfs4"), elsewhere, tor).isEmpty());
-        QCOMPARE(bundledTorrcLines(tor),
-                 QStringList{QStringLiteral("ClientTransportPlugin obfs4,meek_lite exec %1")
-                                 .arg(dir.filePath(QStringLiteral("bundle/lyrebird")))});
+        QCOMPARE(
+            bundledTorrcLines(tor),
+            QStringList{QStringLiteral("ClientTransportPlugin obfs4,meek_lite,webtunnel exec %1")
+                            .arg(dir.filePath(QStringLiteral("bundle/lyrebird")))});
         const QString plain = writeScript(dir, QStringLiteral("snowflake-client"), {});
         QCOMPARE(transportPluginLine(QStringLiteral("snowflake"), plain, tor),
                  QStringLiteral("ClientTransportPlugin snowflake exec %1").arg(plain));

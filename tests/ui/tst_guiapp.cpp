@@ -1,5 +1,6 @@
 // The desktop app's composition (GuiApp), offscreen and without a network or sound devices: what
 // the user changes in Settings reaches the engine that is already running.
+#include "../cli/StandInTor.h"
 #include "GuiApp.h"
 #include "OffscreenTestMain.h"
 #include "contacts/ContactBook.h"
@@ -26,20 +27,6 @@ QString nextCallsAudioError(const call::EngineConfig& config) {
     media::AudioRings rings;
     backend->start(rings, &error);
     return error;
-}
-
-// A tor that passes the version check, then opens no control port until the test ends: the
-// engine runs (identity, contact book) without a network.
-QString waitingTor(const QTemporaryDir& dir) {
-    const QString path = dir.filePath(QStringLiteral("waiting-tor"));
-    QFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        return {};
-    file.write("#!/bin/sh\n"
-               "if [ \"$1\" = --version ]; then echo 'Tor version 0.4.9.11.'; exit 0; fi\n"
-               "while kill -0 $PPID 2>/dev/null; do sleep 0.2; done\n");
-    file.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
-    return path;
 }
 
 // Waits until the engine thread has run everything queued to it before this call.
