@@ -40,6 +40,13 @@ int LinkMonitor::onRecord(Time now, LinkId link, const Record& r) {
     updateBaseDelay(now, rawMs);
     const Millis relative(std::max<std::int64_t>(0, rawMs - baseMs_));
 
+    LinkState& state = links_[link];
+    // A link is one TCP stream: whatever the peer sent on it before this record has arrived
+    // already. What its history names in this slot below this record and has not arrived went
+    // out on the link this one replaced, and never will: until the peer reads the Join of a link
+    // that replaced one whose other end is still open there, it keeps sending on that end.
+    // (txSeq + 1 wraps only for a hostile peer, and max then keeps the old bound.)
+    state.chargeFrom = std::max(state.chargeFrom, r.txSeq + 1);
     for (std::size_t k = 0; k < kHistoryLength && k < r.txSeq; ++k) {
         if (r.history[k] != kNoLink)
             notePending(r.txSeq - 1 - std::uint32_t(k), r.history[k], r.sendTimeMs);
@@ -49,10 +56,10 @@ int LinkMonitor::onRecord(Time now, LinkId link, const Record& r) {
     if (!highest_ || r.txSeq > *highest_)
         highest_ = r.txSeq;
     std::erase_if(pending_, [&](const Pending& p) {
-        return p.txSeq == r.txSeq || p.txSeq + kRing <= *highest_;
+        return p.txSeq == r.txSeq || p.txSeq + kRing <= *highest_ ||
+               (p.link == link && p.txSeq < state.chargeFrom);
     });
 
-    LinkState& state = links_[link];
     state.samples.push_back({now, outOfOrder, relative});
     state.latestDelay = relative;
     state.lastPeerSendMs = r.sendTimeMs;
@@ -80,6 +87,11 @@ void LinkMonitor::resetLink(LinkId link) {
     if (link >= kMaxLinks)
         return;
     links_[link] = LinkState{};
+    // Everything up to the newest transmission received left the peer before this link came
+    // up, so on the link that was here before: the peer's history goes on naming this slot for
+    // those for 16 more transmissions, and the ones lost with the old link must not be charged
+    // to the new one (as overdue, for the 1024 transmissions they stay pending).
+    links_[link].chargeFrom = highest_ ? *highest_ + 1 : 0;
     std::erase_if(pending_, [link](const Pending& p) { return p.link == link; });
 }
 
@@ -89,7 +101,8 @@ void LinkMonitor::trim(Time now, LinkState& state) const {
 }
 
 void LinkMonitor::notePending(std::uint32_t txSeq, LinkId link, std::uint32_t sentBeforeMs) {
-    if (link >= kMaxLinks || received(txSeq) || (highest_ && txSeq + kRing <= *highest_))
+    if (link >= kMaxLinks || received(txSeq) || txSeq < links_[link].chargeFrom ||
+        (highest_ && txSeq + kRing <= *highest_))
         return;
     for (Pending& p : pending_) {
         if (p.txSeq == txSeq) {

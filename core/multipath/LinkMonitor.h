@@ -62,6 +62,9 @@ private:
         Time lastArrival{};
         std::optional<LinkScoreReport> remote;
         Time remoteAt{};
+        // Transmissions numbered below this, when the peer's history names this slot for them,
+        // went out on an earlier link in the slot or have arrived: none is outstanding here.
+        std::uint32_t chargeFrom = 0;
     };
     // A transmission the peer's link history names but that has not arrived yet.
     struct Pending {

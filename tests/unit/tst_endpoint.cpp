@@ -1,6 +1,6 @@
 // Unit tests of MultipathEndpoint: records built for each packet (piggybacking, history,
-// acknowledgements), delivery on the other side, a garbled record rejected without effect, and
-// the policy told of every link reset.
+// acknowledgements), delivery on the other side, a garbled record rejected without effect, the
+// policy told of every link reset, and records lost on a replaced link not charged to the new one.
 #include "multipath/MultipathEndpoint.h"
 
 #include <QTest>
@@ -22,21 +22,27 @@ Frame audio(std::uint32_t seq) {
     return {seq, std::vector<std::uint8_t>(160, std::uint8_t(seq))};
 }
 
-// Sends every packet on link 0 and records which links the endpoint reported reset.
-class ResetSpy final : public SchedulingPolicy {
+// Sends packet k on cycle[k % cycle.size()] and records which links the endpoint reported reset.
+class ScriptedPolicy final : public SchedulingPolicy {
 public:
-    explicit ResetSpy(std::vector<LinkId>& resets)
-        : resets_(resets) {}
-    std::string_view name() const override { return "reset-spy"; }
+    explicit ScriptedPolicy(std::vector<LinkId> cycle, std::vector<LinkId>* resets = nullptr)
+        : cycle_(std::move(cycle))
+        , resets_(resets) {}
+    std::string_view name() const override { return "scripted"; }
     LinkSelection select(const SchedulingContext&) override {
         LinkSelection s;
-        s.add(0);
+        s.add(cycle_[next_++ % cycle_.size()]);
         return s;
     }
-    void linkReset(LinkId link) override { resets_.push_back(link); }
+    void linkReset(LinkId link) override {
+        if (resets_)
+            resets_->push_back(link);
+    }
 
 private:
-    std::vector<LinkId>& resets_;
+    std::vector<LinkId> cycle_;
+    std::vector<LinkId>* resets_;
+    std::size_t next_ = 0;
 };
 
 } // namespace
@@ -78,7 +84,8 @@ private slots:
         // What a policy learnt of a slot describes the circuit that was there: a replacement
         // that comes up before the next packet must still reach it.
         std::vector<LinkId> resets;
-        MultipathEndpoint e(EndpointConfig{}, std::make_unique<ResetSpy>(resets));
+        MultipathEndpoint e(EndpointConfig{},
+                            std::make_unique<ScriptedPolicy>(std::vector<LinkId>{0}, &resets));
         e.linkUp(0);
         e.linkUp(1);
         resets.clear();
@@ -195,6 +202,46 @@ private slots:
         a->linkUp(0);
         QVERIFY(!a->delivery().oldestUnacknowledged(400ms, 0).has_value());
         QVERIFY(!a->monitor().localScore(400ms, 0).has_value());
+    }
+
+    void recordsLostOnTheLinkBeforeAreNotChargedToItsReplacement() {
+        // The one-sided break SilentLinkWatch finds: A's end of slot 3 closes while B's stays
+        // open. A dials a new link into the slot; until B reads A's Join on it, B keeps sending on
+        // its end of the old one, and those records are lost. B's later records on link 5 name
+        // them in their link history. Once the new link delivers, none of them may count as
+        // overdue on it: they would make it look seconds late until 1024 transmissions later.
+        auto a = endpoint("simple", 0);
+        MultipathEndpoint b(EndpointConfig{},
+                            std::make_unique<ScriptedPolicy>(std::vector<LinkId>{3, 5}));
+        b.linkUp(3);
+        b.linkUp(5);
+        a->linkUp(5);
+        a->linkUp(3);
+        const Time closed = 1s, redialled = 3s, joinRead = 4s, end = 9s;
+        std::vector<ReceivedFrame> got;
+        for (std::uint32_t seq = 0; Millis(40 * seq) <= end; ++seq) {
+            const Time now = Millis(40 * seq);
+            if (now == closed)
+                a->linkDown(3);
+            if (now == redialled)
+                a->linkUp(3);
+            if (now == joinRead) {
+                b.linkDown(3); // the old link is closed as replaced ...
+                b.linkUp(3);   // ... by the one that carried the Join
+            }
+            const Frame f = audio(seq);
+            for (const auto& out : b.sendPacket(now, std::span(&f, 1))) {
+                const bool lost = out.link == 3 && now >= closed && now < joinRead;
+                if (!lost)
+                    QCOMPARE(a->receive(now + 30ms, out.link, out.bytes, got), RecordError::None);
+            }
+        }
+        // Every record of the last 5 s reached A in order, all equally fast.
+        const auto score = a->monitor().localScore(end + 30ms, 3);
+        QVERIFY(score.has_value());
+        QCOMPARE(score->currentDelay, 0ms);
+        QCOMPARE(score->windowDelay, 0ms);
+        QCOMPARE(score->reorder, 0.0);
     }
 
     void nothingIsSentWithoutLinks() {

@@ -1,5 +1,6 @@
 // Unit tests of LinkMonitor: DONAR's out-of-order metric with gap blame, relative one-way delay
-// independent of the clock offset, RTT from echoes, and the local/remote merge.
+// independent of the clock offset, RTT from echoes, the local/remote merge, and what a link in a
+// slot is not charged with (what went out on the link it replaced).
 #include "multipath/LinkMonitor.h"
 
 #include <QTest>
@@ -118,6 +119,33 @@ private slots:
         m.onRecord(100ms, 0, peerRecord(0xFFFFFFFF, 0));
         QCOMPARE(m.onRecord(110ms, 1, peerRecord(0xFFFFFFFE, 0, {0})), 1);
         QVERIFY(m.localScore(120ms, 1).has_value());
+    }
+
+    void aReplacementIsNotChargedWithWhatWasSentBeforeIt() {
+        LinkMonitor m(2000ms);
+        // Transmission 0 went out on link 2 and is lost; 1, on link 5, names it.
+        m.onRecord(100ms, 5, peerRecord(1, 40, {2}));
+        m.resetLink(2); // a new link in slot 2
+        // Transmission 0 left before 1, which arrived before the new link came up: it was sent
+        // on the old link and can never arrive on the new one, however often the peer's
+        // history names it.
+        m.onRecord(140ms, 5, peerRecord(2, 80, {5, 2}));
+        QVERIFY(!m.localScore(1000ms, 2).has_value());
+    }
+
+    void aRecordOnALinkSettlesEverythingSentBeforeItThere() {
+        LinkMonitor m(2000ms);
+        // Transmissions 0 and 2 went out on link 2 (the peer's end of a link whose our end had
+        // closed and been replaced: the peer had not heard of it yet); 1 and 3 on link 5.
+        m.onRecord(100ms, 5, peerRecord(1, 40, {2}));
+        m.onRecord(180ms, 5, peerRecord(3, 120, {2, 5, 2}));
+        QVERIFY(m.localScore(180ms, 2)->currentDelay > 0ms);
+        // 4 is the first record the peer sent on the new link. A link is one TCP stream:
+        // anything sent on it before 4 would have arrived first, so 0 and 2 never will.
+        m.onRecord(220ms, 2, peerRecord(4, 160, {5, 2, 5, 2}));
+        QCOMPARE(m.localScore(220ms, 2)->currentDelay, 0ms);
+        QCOMPARE(m.localScore(220ms, 2)->reorder, 0.0);
+        QVERIFY(!m.localScore(5000ms, 2).has_value());
     }
 
     void resetForgetsTheLink() {
