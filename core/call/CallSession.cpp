@@ -8,9 +8,6 @@ Q_DECLARE_LOGGING_CATEGORY(lcCall)
 namespace onionvoice::call {
 namespace {
 
-constexpr std::int64_t kFrameDelayWindow = 30000; // ms of frame delays the percentiles cover
-// A record can carry many tiny frames: the window is bounded by count too.
-constexpr std::size_t kMaxFrameDelays = 4096;
 // A link carries at most one record per packet period in every policy; four times that, with
 // a burst of several seconds (tor delivers a stalled circuit's backlog at once), is never
 // reached by a genuine peer.
@@ -172,11 +169,8 @@ CallSession::Received CallSession::receiveSealed(std::uint8_t slot, const QByteA
             frameObserver->frameArrived(f.seq, slot);
         audio->receivePacket(f.seq, QByteArray(reinterpret_cast<const char*>(f.data.data()),
                                                qsizetype(f.data.size())));
-        frameDelays.push_back({arrivalMs, arrivalMs - std::int64_t(f.seq) * periodMs});
+        frameDelays.add(arrivalMs, f.seq, periodMs);
     }
-    while (!frameDelays.empty() && (frameDelays.front().first < arrivalMs - kFrameDelayWindow ||
-                                    frameDelays.size() > kMaxFrameDelays))
-        frameDelays.pop_front();
     return Received::Frames;
 }
 

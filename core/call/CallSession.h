@@ -5,6 +5,7 @@
 
 #include "AdmissionGuards.h"
 #include "CallTypes.h"
+#include "FrameDelays.h"
 #include "Handshake.h"
 #include "RecordSealer.h"
 #include "SendLateness.h"
@@ -18,7 +19,6 @@
 #include <QTimer>
 #include <array>
 #include <chrono>
-#include <deque>
 #include <memory>
 #include <optional>
 
@@ -99,7 +99,7 @@ public:
     multipath::Time lastAuthenticated{}; // when the peer's last genuine record arrived
     SilentLinkWatch silence;
     std::uint64_t rejected = 0, framesReceived = 0;
-    std::deque<std::pair<std::int64_t, std::int64_t>> frameDelays; // (arrival ms, raw ms)
+    FrameDelays frameDelays;
     std::int64_t snapshotIntervalStartMs = 0; // frames arriving after it belong to the next one
     SendLateness sendLateness;
     std::array<TokenBucket, multipath::kMaxLinks> recordBudget{};

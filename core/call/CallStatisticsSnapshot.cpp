@@ -10,15 +10,6 @@ namespace {
 
 using namespace std::chrono_literals;
 
-double percentile(std::vector<std::int64_t> v, double p) {
-    if (v.empty())
-        return 0;
-    const auto k =
-        std::size_t(std::min<double>(double(v.size()) - 1, p / 100.0 * double(v.size())));
-    std::nth_element(v.begin(), v.begin() + long(k), v.end());
-    return double(v[k]);
-}
-
 LinkStatistics linkStatistics(const CallSession& call, std::uint8_t slot, multipath::Time t) {
     using SlotState = CallSession::SlotState;
     const auto& groups = call.endpoint->groups();
@@ -57,24 +48,18 @@ CallStatistics snapshotStatistics(const CallSession& call) {
     s.duration = std::chrono::duration_cast<std::chrono::milliseconds>(t);
     for (std::uint8_t slot = 0; slot < call.agreed.links; ++slot)
         s.links.append(linkStatistics(call, slot, t));
-    std::vector<std::int64_t> raw;
-    for (const auto& [arrival, delay] : call.frameDelays)
-        raw.push_back(delay);
-    const std::int64_t base = raw.empty() ? 0 : *std::min_element(raw.begin(), raw.end());
-    for (auto& d : raw)
-        d -= base;
-    s.delayP50Ms = percentile(raw, 50);
-    s.delayP95Ms = percentile(raw, 95);
-    s.delayP99Ms = percentile(raw, 99);
+    const FrameDelaySummary delays = call.frameDelays.summary(call.snapshotIntervalStartMs);
+    s.delayP50Ms = delays.p50Ms;
+    s.delayP95Ms = delays.p95Ms;
+    s.delayP99Ms = delays.p99Ms;
     // One-way network delay: half the control link's round trip plus the frame's delay above
     // the fastest frame.
     const double halfRtt =
         double(call.endpoint->monitor().rtt(call.controlSlot).value_or(400ms).count()) / 2;
     s.networkDelayP50Ms = s.delayP50Ms + halfRtt;
     s.networkDelayP99Ms = s.delayP99Ms + halfRtt;
-    for (const auto& [arrival, delay] : call.frameDelays)
-        if (arrival > call.snapshotIntervalStartMs)
-            s.intervalDelayMaxMs = std::max(s.intervalDelayMaxMs, double(delay - base) + halfRtt);
+    if (delays.intervalMaxMs)
+        s.intervalDelayMaxMs = *delays.intervalMaxMs + halfRtt;
     s.sendLatenessMaxMs = double(call.sendLateness.intervalMax().count());
     const media::JitterBufferStats jb = call.audio->receiveStats();
     s.late = jb.late;
