@@ -162,14 +162,13 @@ CallSession::Received CallSession::receiveSealed(std::uint8_t slot, const QByteA
         return Received::Rejected;
     }
     const std::int64_t arrivalMs = multipath::toWholeMillis(t);
-    const std::int64_t periodMs = hello.proposed.packetMs;
     for (const auto& f : frames) {
         ++framesReceived;
         if (frameObserver)
             frameObserver->frameArrived(f.seq, slot);
-        audio->receivePacket(f.seq, QByteArray(reinterpret_cast<const char*>(f.data.data()),
-                                               qsizetype(f.data.size())));
-        frameDelays.add(arrivalMs, f.seq, periodMs);
+        const QByteArray packet(reinterpret_cast<const char*>(f.data.data()),
+                                qsizetype(f.data.size()));
+        frameDelays.add(arrivalMs, audio->receivePacket(f.seq, packet));
     }
     return Received::Frames;
 }

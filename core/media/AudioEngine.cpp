@@ -51,10 +51,11 @@ void AudioEngine::stop() {
     m_state = State::Stopped;
 }
 
-void AudioEngine::receivePacket(std::uint32_t sequence, const QByteArray& packet) {
+std::optional<JitterBuffer::Time> AudioEngine::receivePacket(std::uint32_t sequence,
+                                                             const QByteArray& packet) {
     if (m_state != State::Running)
-        return;
-    m_receiver->push(
+        return std::nullopt;
+    return m_receiver->push(
         sequence, m_clock(),
         {reinterpret_cast<const std::uint8_t*>(packet.constData()), std::size_t(packet.size())});
 }

@@ -46,7 +46,10 @@ public:
     bool start(QString* error);
     void stop();
 
-    void receivePacket(std::uint32_t sequence, const QByteArray& packet);
+    // Hands a received packet to the jitter buffer; returns its delay as the buffer measured it,
+    // nothing if it did not count there or the engine is stopped (JitterBuffer::push).
+    std::optional<JitterBuffer::Time> receivePacket(std::uint32_t sequence,
+                                                    const QByteArray& packet);
     void setMicrophone(Microphone microphone) { m_microphone = microphone; }
     // The peer's measured loss of our packets (it travels back in its records).
     void setPeerLossPercent(double percent);

@@ -109,18 +109,18 @@ void JitterBuffer::reanchor(std::int64_t index, Time arrival) {
     m_missingInHistory = 0;
 }
 
-void JitterBuffer::push(std::uint32_t sequence, Time arrival,
-                        std::span<const std::uint8_t> packet) {
+std::optional<JitterBuffer::Time> JitterBuffer::push(std::uint32_t sequence, Time arrival,
+                                                     std::span<const std::uint8_t> packet) {
     if (opusPacketSamples(packet) != samplesIn(m_settings.packetPeriod)) {
         ++m_stats.malformed;
-        return;
+        return std::nullopt;
     }
     const std::int64_t index = unwrap(sequence);
     if (clockJumped(index, arrival)) {
         reanchor(index, arrival);
     } else if (outOfReach(index)) {
         ++m_stats.outOfReach;
-        return;
+        return std::nullopt;
     }
     if (!m_lastSequence || index > m_lastUnwrapped) {
         m_lastSequence = sequence;
@@ -130,10 +130,10 @@ void JitterBuffer::push(std::uint32_t sequence, Time arrival,
     const bool remembered = index >= m_next - kMissingMemory;
     if (m_packets.contains(index) || (played && remembered && !m_missing.contains(index))) {
         ++m_stats.duplicates;
-        return;
+        return std::nullopt;
     }
     ++m_stats.packetsReceived;
-    recordDelay(index, arrival);
+    const Time delay = recordDelay(index, arrival);
     m_averageBytes =
         m_stats.packetsReceived == 1
             ? double(packet.size())
@@ -142,7 +142,7 @@ void JitterBuffer::push(std::uint32_t sequence, Time arrival,
         ++m_stats.late;
         if (m_missing.erase(index) == 1)
             ++m_lateOfMissing;
-        return;
+        return delay;
     }
     m_packets.emplace(
         index, QByteArray(reinterpret_cast<const char*>(packet.data()), qsizetype(packet.size())));
@@ -151,14 +151,16 @@ void JitterBuffer::push(std::uint32_t sequence, Time arrival,
         m_packets.erase(m_packets.begin());
         m_stats.droppedMs += m_settings.packetPeriod;
     }
+    return delay;
 }
 
-void JitterBuffer::recordDelay(std::int64_t packet, Time arrival) {
+JitterBuffer::Time JitterBuffer::recordDelay(std::int64_t packet, Time arrival) {
     const Time delay = arrival - Time(m_settings.packetPeriod) * packet;
     m_base.add(arrival, delay);
     m_relativeDelays.push_back(delay - *m_base.minimum());
     if (m_relativeDelays.size() > m_settings.delayHistoryPackets)
         m_relativeDelays.pop_front();
+    return delay;
 }
 
 // The relative delay to wait for that gives the best R factor: every recent delay is a candidate

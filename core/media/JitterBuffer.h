@@ -90,8 +90,12 @@ public:
 
     explicit JitterBuffer(const JitterBufferSettings& settings = {});
 
-    // Accepts one packet as it arrives.
-    void push(std::uint32_t sequence, Time arrival, std::span<const std::uint8_t> packet);
+    // Accepts one packet as it arrives. Returns its delay as the buffer measured it (arrival minus
+    // its place in the unwrapped numbering, on the injected clock), or nothing when the packet did
+    // not count: malformed, out of reach, or a copy of one already received. The call statistics
+    // take their frame delays from here, so that they count what the buffer counts.
+    std::optional<Time> push(std::uint32_t sequence, Time arrival,
+                             std::span<const std::uint8_t> packet);
     // Called by the playout side whenever it needs the next packet period of audio.
     PlayoutStep pull(Time now);
 
@@ -110,7 +114,7 @@ private:
     bool outOfReach(std::int64_t index) const;
     bool clockJumped(std::int64_t index, Time arrival);
     void reanchor(std::int64_t index, Time arrival);
-    void recordDelay(std::int64_t packet, Time arrival);
+    Time recordDelay(std::int64_t packet, Time arrival);
     void updateTarget();
     Time rOptimalDelay();
     void markMissing(std::int64_t packet);

@@ -22,9 +22,10 @@ public:
     static std::unique_ptr<VoiceReceiver> create(const JitterBufferSettings& settings,
                                                  QString* error);
 
-    void push(std::uint32_t sequence, JitterBuffer::Time arrival,
-              std::span<const std::uint8_t> packet) {
-        m_buffer.push(sequence, arrival, packet);
+    // As JitterBuffer::push.
+    std::optional<JitterBuffer::Time> push(std::uint32_t sequence, JitterBuffer::Time arrival,
+                                           std::span<const std::uint8_t> packet) {
+        return m_buffer.push(sequence, arrival, packet);
     }
     // Fills `out` (kFrameSamples) with the audio to play now and says where it came from.
     PlayoutSlice pull(JitterBuffer::Time now, std::span<float> out);
