@@ -127,7 +127,9 @@ std::optional<JitterBuffer::Time> JitterBuffer::push(std::uint32_t sequence, Tim
         m_lastUnwrapped = index;
     }
     const bool played = m_state == State::Playing && index < m_next;
-    const bool remembered = index >= m_next - kMissingMemory;
+    // A packet passed by playout and not marked missing was played, so this is a copy; but one
+    // before the first packet played (overtaken at the start of playout) was never passed by it.
+    const bool remembered = index >= m_playStart && index >= m_next - kMissingMemory;
     if (m_packets.contains(index) || (played && remembered && !m_missing.contains(index))) {
         ++m_stats.duplicates;
         return std::nullopt;
@@ -245,7 +247,7 @@ PlayoutStep JitterBuffer::pull(Time now) {
         if (m_packets.empty() || now < playoutTime(m_packets.begin()->first))
             return {};
         m_state = State::Playing;
-        m_next = m_packets.begin()->first;
+        m_next = m_playStart = m_packets.begin()->first;
     }
 
     // How late the next packet starts against its schedule; anything in [0, period) is on time.

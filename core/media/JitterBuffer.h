@@ -125,6 +125,7 @@ private:
     State m_state = State::Waiting;
     std::map<std::int64_t, QByteArray> m_packets;
     std::int64_t m_next = 0;
+    std::int64_t m_playStart = 0; // the first packet played since playout (re)started
 
     std::optional<std::uint32_t> m_lastSequence; // none until the first packet
     std::int64_t m_lastUnwrapped = 0;

@@ -403,6 +403,18 @@ private slots:
         QVERIFY(std::abs(jb.recentLossPercent() - 2.0) < 0.01); // 2 of the 100 played
     }
 
+    void aPacketBeforeTheFirstPlayedIsLate() {
+        // Packet 0 is overtaken at the start of the call and arrives once playout has begun at
+        // packet 1: it was never received before, so it is late, not a duplicate.
+        JitterBuffer jb;
+        run(jb, schedule(100, [](int i) { return Time(i == 0 ? 1000ms : 200ms); }), 10s);
+        const auto s = jb.stats();
+        QCOMPARE(s.late, 1u);
+        QCOMPARE(s.duplicates, 0u);
+        QCOMPARE(s.packetsReceived, 100u);
+        QCOMPARE(s.lost, 0u); // playout never passed it
+    }
+
     void sustainedLossMakesRoomForFec() {
         JitterBuffer jb(tight());
         // Every tenth packet is lost.
