@@ -4,16 +4,14 @@
 #include "AddressText.h"
 #include "ContactInput.h"
 #include "QrCode.h"
+#include "WindowModal.h"
 #include "contacts/ContactName.h"
 
-#include <QFileDialog>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
-#include <QInputDialog>
 #include <QLabel>
 #include <QLineEdit>
-#include <QMessageBox>
 #include <QPushButton>
 #include <QTreeWidget>
 #include <optional>
@@ -202,8 +200,8 @@ void ContactListPanel::tryAdd() {
 }
 
 void ContactListPanel::addFromQrImage() {
-    const QString file = QFileDialog::getOpenFileName(
-        this, tr("Picture of a QR code"), {}, tr("Images (*.png *.jpg *.jpeg *.bmp *.gif)"));
+    const QString file = getOpenFileNameWindowModal(this, tr("Picture of a QR code"),
+                                                    tr("Images (*.png *.jpg *.jpeg *.bmp *.gif)"));
     if (file.isEmpty())
         return;
     const QrDecode decoded = decodeQrCode(QImage(file));
@@ -253,21 +251,19 @@ void ContactListPanel::rename() {
     const std::optional<QString> current = nameOf(address);
     if (!current)
         return;
-    bool ok = false;
-    const QString name = QInputDialog::getText(this, tr("Rename contact"), tr("Name:"),
-                                               QLineEdit::Normal, *current, &ok);
+    const std::optional<QString> name =
+        getTextWindowModal(this, tr("Rename contact"), tr("Name:"), *current);
     // Removed meanwhile: the book would only answer that no contact has the address.
-    if (ok && nameOf(address))
-        emit renameRequested(address, name.trimmed());
+    if (name && nameOf(address))
+        emit renameRequested(address, name->trimmed());
 }
 
 void ContactListPanel::remove() {
     const QString address = selectedAddress();
     if (address.isEmpty())
         return;
-    if (QMessageBox::question(this, tr("Remove contact"),
-                              tr("Remove %1 from your contacts?").arg(shortAddress(address))) ==
-        QMessageBox::Yes)
+    if (askWindowModal(this, tr("Remove contact"),
+                       tr("Remove %1 from your contacts?").arg(shortAddress(address))))
         emit removeRequested(address);
 }
 

@@ -10,11 +10,11 @@
 #include "IdCard.h"
 #include "IncomingCallDialog.h"
 #include "TorStatusPanel.h"
+#include "WindowModal.h"
 
 #include <QApplication>
 #include <QClipboard>
 #include <QCloseEvent>
-#include <QInputDialog>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QScrollArea>
@@ -110,6 +110,9 @@ MainWindow::MainWindow(EngineHost* host, QWidget* parent)
 
 MainWindow::~MainWindow() {
     ring(false);
+    // Not our children (see showCallWindow): deleted here.
+    delete incoming_;
+    delete callWindow_;
 }
 
 CallWindow* MainWindow::callWindow() const {
@@ -132,9 +135,16 @@ void MainWindow::buildMenus() {
     quit->setShortcut(QKeySequence::Quit);
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About OnionVoice"), this, [this] {
-        QMessageBox::about(this, tr("About OnionVoice"),
-                           tr("<b>OnionVoice</b><br>Anonymous voice calls over Tor onion "
-                              "services. Each call runs over several Tor circuits at once."));
+        // Not QMessageBox::about: that one is application-modal (ui/WindowModal.h).
+        auto* about = new QMessageBox(
+            QMessageBox::NoIcon, tr("About OnionVoice"),
+            tr("<b>OnionVoice</b><br>Anonymous voice calls over Tor onion services. Each call "
+               "runs over several Tor circuits at once."),
+            QMessageBox::Ok, this);
+        about->setObjectName(QStringLiteral("aboutBox"));
+        about->setIconPixmap(appIcon().pixmap(64, 64));
+        about->setAttribute(Qt::WA_DeleteOnClose);
+        about->open();
     });
 }
 
@@ -167,9 +177,13 @@ void MainWindow::endCallUi() {
     torStatus_->setServiceState(tor::OnionService::State::Unpublished);
 }
 
+// The call window and the incoming-call prompt are top-level windows without a parent: Qt blocks
+// a window-modal dialog's parent and every window whose parent chain reaches it, so as children
+// of this window they would be as dead as it is while Settings or a question is open on it.
 void MainWindow::showCallWindow(const QString& peer) {
     if (!callWindow_) {
-        callWindow_ = new CallWindow(this);
+        callWindow_ = new CallWindow;
+        callWindow_->setWindowIcon(appIcon());
         connect(callWindow_, &CallWindow::hangUpRequested, host_, &EngineHost::hangUp);
         connect(callWindow_, &CallWindow::muteToggled, host_, &EngineHost::setMuted);
     }
@@ -215,13 +229,15 @@ void MainWindow::onCallState(call::CallState state, const QString& peer, call::E
 void MainWindow::onIncomingCall(const QString& peer, const QString& displayName) {
     const auto contact = host_->contact(peer);
     if (!incoming_) {
-        incoming_ = new IncomingCallDialog(this);
+        incoming_ = new IncomingCallDialog; // no parent: see showCallWindow
+        incoming_->setWindowIcon(appIcon());
         connect(incoming_, &IncomingCallDialog::acceptRequested, this, [this] {
             ring(false);
             // The window takes the call while it still rings (a new call for it: Mute off),
             // before the answer, so that the engine starts the call's audio unmuted.
             showCallWindow(incoming_->caller());
             callWindow_->setCallState(call::CallState::Ringing, call::EndReason::None);
+            emit answering();
             host_->answer();
         });
         connect(incoming_, &IncomingCallDialog::rejectRequested, host_, &EngineHost::reject);
@@ -230,6 +246,8 @@ void MainWindow::onIncomingCall(const QString& peer, const QString& displayName)
     // Asked before the prompt shows: the prompt itself takes the focus.
     const bool focused = isActiveWindow();
     incoming_->setCaller(displayName, peer, contact.has_value());
+    if (!incoming_->isVisible() && isVisible()) // over this window, as a child would show
+        incoming_->move(frameGeometry().center() - incoming_->rect().center());
     incoming_->show();
     incoming_->raise();
     ring(true);
@@ -266,19 +284,18 @@ void MainWindow::shareWithAccessKey() {
         addresses.append(c.address);
     }
     if (names.isEmpty()) {
-        QMessageBox::information(this, tr("Share with an access key"),
-                                 tr("Add the person as a contact first: an access key is made "
-                                    "for one contact."));
+        informWindowModal(this, tr("Share with an access key"),
+                          tr("Add the person as a contact first: an access key is made "
+                             "for one contact."));
         return;
     }
-    bool ok = false;
-    const QString chosen = QInputDialog::getItem(
+    const std::optional<int> chosen = getItemWindowModal(
         this, tr("Share with an access key"),
         tr("Make an access key for (in contacts-only mode, only people holding a key can reach "
            "you; the key works at once):"),
-        names, 0, false, &ok);
-    if (ok)
-        host_->createAccessLink(addresses.at(names.indexOf(chosen)));
+        names);
+    if (chosen)
+        host_->createAccessLink(addresses.at(*chosen));
 }
 
 void MainWindow::ring(bool on) {

@@ -44,6 +44,8 @@ signals:
     // Tor should be started again (Retry), or bridges configured.
     void retryRequested();
     void bridgesRequested();
+    // The user accepted an incoming call; the engine is told right after.
+    void answering();
 
 protected:
     void closeEvent(QCloseEvent* event) override;

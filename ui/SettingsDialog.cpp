@@ -1,12 +1,12 @@
 // The settings dialog.
 #include "SettingsDialog.h"
 
+#include "WindowModal.h"
 #include "tor/BundledTor.h"
 
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
-#include <QFileDialog>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
@@ -131,7 +131,7 @@ SettingsDialog::SettingsDialog(const AppSettings& current, SettingsEnvironment e
     torPath_->setPlaceholderText(tr("Automatic (bundled tor, then the system's)"));
     auto* browse = new QPushButton(tr("Bro&wse…"), this);
     connect(browse, &QPushButton::clicked, this, [this] {
-        const QString file = QFileDialog::getOpenFileName(this, tr("tor executable"));
+        const QString file = getOpenFileNameWindowModal(this, tr("tor executable"));
         if (!file.isEmpty())
             torPath_->setText(file);
     });

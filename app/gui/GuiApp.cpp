@@ -10,11 +10,11 @@
 #include "tor/TorLauncher.h"
 #include "ui/ContactInput.h"
 #include "ui/TorStatusPanel.h"
+#include "ui/WindowModal.h"
 
 #include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
-#include <QMessageBox>
 #include <QStandardPaths>
 #include <QStatusBar>
 
@@ -57,7 +57,16 @@ GuiApp::GuiApp(GuiOptions options, QObject* parent)
             [this] { openSettings(false); });
     connect(window_.get(), &ui::MainWindow::bridgesRequested, this, [this] { openSettings(true); });
     connect(window_.get(), &ui::MainWindow::soundTestRequested, this, [this] {
-        openSoundTest(settings_.chosen().inputDevice, settings_.chosen().outputDevice);
+        openSoundTest(settings_.chosen().inputDevice, settings_.chosen().outputDevice,
+                      window_.get());
+    });
+    // A call answered from its prompt while the sound test runs (the prompt takes clicks over
+    // it) gets the sound devices: the test stops before the engine opens them for the call.
+    connect(window_.get(), &ui::MainWindow::answering, this, [this] {
+        if (!soundTest_)
+            return;
+        soundCheck_->stop();
+        soundTest_->reject();
     });
     connect(window_.get(), &ui::MainWindow::retryRequested, this, [this] { startEngine(); });
     // A restart put off during a call is made when it ends. Queued: the engine is replaced
@@ -162,10 +171,13 @@ void GuiApp::openSettings(bool focusBridges) {
     ui::AppSettings shown = settings_.chosen();
     shown.unknownCallers = host_.unknownCallers().value_or(shown.unknownCallers);
     ui::SettingsDialog dialog(shown, environment(), window_.get());
-    connect(&dialog, &ui::SettingsDialog::soundTestRequested, this, &GuiApp::openSoundTest);
+    connect(&dialog, &ui::SettingsDialog::soundTestRequested, this,
+            [this, &dialog](const QString& input, const QString& output) {
+                openSoundTest(input, output, &dialog);
+            });
     if (focusBridges)
         dialog.setFocusToBridges();
-    if (dialog.exec() != QDialog::Accepted)
+    if (ui::execWindowModal(dialog) != QDialog::Accepted)
         return;
     ui::AppSettings chosen = dialog.settings();
     const bool callersChosen = chosen.unknownCallers != shown.unknownCallers;
@@ -174,16 +186,20 @@ void GuiApp::openSettings(bool focusBridges) {
     applySettings(chosen, callersChosen);
 }
 
-void GuiApp::openSoundTest(const QString& inputDevice, const QString& outputDevice) {
+void GuiApp::openSoundTest(const QString& inputDevice, const QString& outputDevice,
+                           QWidget* parent) {
     if (host_.callState() != call::CallState::Idle) {
-        QMessageBox::information(window_.get(), tr("Sound test"),
-                                 tr("The sound test needs the sound devices: finish the call "
-                                    "first."));
+        ui::informWindowModal(parent, tr("Sound test"),
+                              tr("The sound test needs the sound devices: finish the call "
+                                 "first."));
         return;
     }
     DeviceSoundCheck check(inputDevice, outputDevice);
-    ui::SoundTestDialog dialog(&check, deviceDescription(inputDevice, outputDevice), window_.get());
-    dialog.exec();
+    ui::SoundTestDialog dialog(&check, deviceDescription(inputDevice, outputDevice), parent);
+    soundCheck_ = &check;
+    soundTest_ = &dialog;
+    ui::execWindowModal(dialog);
+    soundCheck_ = nullptr;
 }
 
 QString GuiApp::deviceDescription() const {
@@ -214,7 +230,8 @@ void GuiApp::restartIfDue() {
     if (!settings_.restartDue())
         return;
     if (host_.callState() != call::CallState::Idle) {
-        const auto answer = QMessageBox::question(
+        // Window-modal: the call window's Hang up and Mute stay usable while it is asked.
+        const bool yes = ui::askWindowModal(
             window_.get(), tr("Restart tor"),
             tr("These settings take effect when tor restarts, which ends the current call. "
                "Restart now?"));
@@ -222,7 +239,7 @@ void GuiApp::restartIfDue() {
         // it has been made there, and a Yes would restart tor a second time.
         if (!settings_.restartDue())
             return;
-        if (answer != QMessageBox::Yes) {
+        if (!yes) {
             window_->statusBar()->showMessage(
                 tr("The new settings take effect when the call ends."), 10000);
             return;

@@ -9,11 +9,15 @@
 #include "ui/EngineHost.h"
 #include "ui/MainWindow.h"
 #include "ui/SettingsDialog.h"
+#include "ui/SoundTestDialog.h"
 
+#include <QPointer>
 #include <QSettings>
 #include <memory>
 
 namespace onionvoice::gui {
+
+class DeviceSoundCheck;
 
 struct GuiOptions {
     QString dataDirectory;
@@ -48,7 +52,8 @@ private:
     void restartIfDue();
     void startEngine();
     void addStartupContacts();
-    void openSoundTest(const QString& inputDevice, const QString& outputDevice);
+    // Modal to `parent`'s window: the main window, or Settings when opened from there.
+    void openSoundTest(const QString& inputDevice, const QString& outputDevice, QWidget* parent);
     QString deviceDescription() const;
     QString deviceDescription(const QString& inputDevice, const QString& outputDevice) const;
     QString presetDescription() const;
@@ -62,6 +67,9 @@ private:
     ui::EngineHost host_;
     std::unique_ptr<ui::MainWindow> window_;
     Ringtone ringtone_;
+    // The sound test while it is open (both live on openSoundTest's stack).
+    QPointer<ui::SoundTestDialog> soundTest_;
+    DeviceSoundCheck* soundCheck_ = nullptr;
 };
 
 } // namespace onionvoice::gui

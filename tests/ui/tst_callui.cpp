@@ -25,6 +25,7 @@
 #include <QTest>
 #include <QTimer>
 #include <QTreeWidget>
+#include <QWindow>
 
 using namespace onionvoice;
 
@@ -62,6 +63,15 @@ void renameWhile(ui::ContactListPanel& panel, const QString& address,
     poll.start();
     QTest::mouseClick(find<QPushButton>(&panel, "renameButton"), Qt::LeftButton);
     QVERIFY(!poll.isActive());
+}
+
+// Clicks `button` as a user does, through its window: Qt drops input to a window that a modal
+// dialog blocks there. (QTest::mouseClick on the widget itself is delivered past that check.)
+void clickAsTheUser(QPushButton* button) {
+    QWidget* top = button->window();
+    QVERIFY(top->windowHandle());
+    QTest::mouseClick(top->windowHandle(), Qt::LeftButton, {},
+                      button->mapTo(top, button->rect().center()));
 }
 
 // A snapshot of a call with one open link, `frames` received by `at`.
@@ -237,6 +247,33 @@ private slots:
                     ->text()
                     .startsWith(QStringLiteral("Other side: nothing has arrived")));
         emitState(call::CallState::Ended, bob_.address, call::EndReason::HungUpLocally);
+    }
+
+    // Fault: the Rename dialog (like Remove, Share with an access key, About) was
+    // application-modal and the prompt a child of the main window: while the user renamed a
+    // contact, a call rang and Accept did nothing. The prompt takes the click over the dialog.
+    void aCallIsAnsweredWhileRenameIsOpen() {
+        ui::MainWindow window(host_.get());
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        auto* panel = window.findChild<ui::ContactListPanel*>();
+        QVERIFY(panel);
+        panel->setContacts({alice_, bob_});
+        int answered = -1;
+        renameWhile(
+            *panel, bob_.address,
+            [&] {
+                emitState(call::CallState::Ringing, carol_.address);
+                emit host_->incomingCall(carol_.address, carol_.displayName);
+                ui::IncomingCallDialog* prompt = window.incomingCallDialog();
+                QTRY_VERIFY(prompt && prompt->isVisible());
+                QSignalSpy answers(prompt, &ui::IncomingCallDialog::acceptRequested);
+                clickAsTheUser(find<QPushButton>(prompt, "acceptCallButton"));
+                answered = int(answers.size());
+            },
+            QStringLiteral("Bobby"));
+        QCOMPARE(answered, 1);
+        emitState(call::CallState::Ended, carol_.address, call::EndReason::HungUpLocally);
     }
 
     // Fault: nothing set a window icon and the icon was no resource of the app: the windows, the
