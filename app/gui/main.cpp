@@ -4,6 +4,7 @@
 #include "GuiApp.h"
 #include "InstanceGuard.h"
 #include "SelfTest.h"
+#include "StartFailure.h"
 #include "ui/AppIcon.h"
 #include "ui/Translation.h"
 
@@ -78,7 +79,7 @@ int main(int argc, char** argv) {
     options.dataDirectory = parser.isSet(dataDir)
                                 ? QDir(parser.value(dataDir)).absolutePath()
                                 : QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
-    QDir().mkpath(options.dataDirectory);
+    QDir().mkpath(options.dataDirectory); // a failure is reported by the claim below
     QFile::setPermissions(options.dataDirectory,
                           QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
     if (parser.isSet(testnet))
@@ -96,7 +97,7 @@ int main(int argc, char** argv) {
     case InstanceGuard::Role::Forwarded:
         return 0;
     case InstanceGuard::Role::Failed:
-        std::fprintf(stderr, "onionvoice: %s\n", qPrintable(instance.errorString()));
+        gui::reportStartFailure(instance.errorString(), gui::windowsAreSeen());
         return 1;
     case InstanceGuard::Role::Unclaimed:
     case InstanceGuard::Role::Primary:

@@ -95,8 +95,11 @@ InstanceGuard::Role InstanceGuard::forward(const QString& uri, std::chrono::mill
         if (socket.waitForConnected(int(deadline.remainingTime())))
             break;
         if (deadline.hasExpired()) {
-            error_ =
-                tr("OnionVoice is already running with %1 but does not answer").arg(dataDirectory_);
+            // The lock's own words name the holder (onionvoice-cli, which takes no links, or a
+            // hung app) and its process: what the user needs to find and end it.
+            error_ = tr("%1. It does not answer requests to show its window: end it, or wait for "
+                        "it to finish, and start OnionVoice again.")
+                         .arg(lock_.errorString());
             return Role::Failed;
         }
         QThread::msleep(std::min<qint64>(kRetryInterval.count(), deadline.remainingTime()));

@@ -1,6 +1,7 @@
 // InstanceGuard: one primary per data directory, onionvoice: links forwarded to it from other
 // processes, takeover after the primary died, and malformed requests refused without harm.
-// The second instance always runs in a child process (this binary with --claim), as on a desktop.
+// The second instance always runs in a child process (this binary with --claim), as on a desktop;
+// so does a holder of the lock that takes no links (--hold, as onionvoice-cli).
 #include "InstanceGuard.h"
 
 #include <QLocalSocket>
@@ -17,6 +18,20 @@ namespace {
 
 const QString kLink = QStringLiteral(
     "onionvoice:aoqqpp7tzyil4hlq3umoos6atft6jvrqtosq2xy53sdgiesvgg4bqead?name=Alice%20B");
+
+// Child mode: hold DIR as onionvoice-cli does (the lock, no socket); prints "held", then keeps it
+// until its standard input closes. The lock names the holder by its executable's file name.
+int runHolder(int argc, char** argv) {
+    QCoreApplication app(argc, argv);
+    onionvoice::app::DataDirectoryLock lock(app.arguments().value(2));
+    if (lock.tryAcquire() != onionvoice::app::DataDirectoryLock::Result::Acquired)
+        return 1;
+    std::printf("held\n");
+    std::fflush(stdout);
+    while (std::getchar() != EOF) {
+    }
+    return 0;
+}
 
 // Child mode: claim DIR [URI] [--die]; prints the role, exits 0 for Primary/Forwarded.
 int runChild(int argc, char** argv) {
@@ -101,6 +116,30 @@ private slots:
         QVERIFY(guard.errorString().contains(QStringLiteral("does not answer")));
     }
 
+    // Fault: `onionvoice-cli serve` holds the data directory. The lock named it and its process,
+    // but claim() went on to forward the link, and when nothing answered it replaced that with
+    // "already running ... but does not answer": the user learned neither what nor which process.
+    void aHolderThatTakesNoLinksIsNamedWithItsProcess() {
+        QTemporaryDir dir;
+        QTemporaryDir bin;
+        const QString cli = bin.filePath(QStringLiteral("onionvoice-cli"));
+        QVERIFY(QFile::copy(QCoreApplication::applicationFilePath(), cli));
+        QProcess holder;
+        holder.start(cli, {QStringLiteral("--hold"), dir.path()});
+        QVERIFY(holder.waitForStarted());
+        QTRY_VERIFY(holder.canReadLine());
+        QCOMPARE(holder.readLine().trimmed(), QByteArray("held"));
+        InstanceGuard guard(dir.path());
+        QCOMPARE(guard.claim(kLink, std::chrono::milliseconds(300)), InstanceGuard::Role::Failed);
+        const QString error = guard.errorString();
+        QVERIFY2(error.contains(QStringLiteral("onionvoice-cli")), qPrintable(error));
+        QVERIFY2(error.contains(QStringLiteral("(process %1)").arg(holder.processId())),
+                 qPrintable(error));
+        QVERIFY2(error.contains(QStringLiteral("does not answer")), qPrintable(error));
+        holder.closeWriteChannel();
+        QVERIFY(holder.waitForFinished());
+    }
+
     void malformedRequestsAreRefused() {
         QTemporaryDir dir;
         InstanceGuard primary(dir.path());
@@ -147,6 +186,8 @@ private slots:
 int main(int argc, char** argv) {
     if (argc > 1 && qstrcmp(argv[1], "--claim") == 0)
         return runChild(argc, argv);
+    if (argc > 1 && qstrcmp(argv[1], "--hold") == 0)
+        return runHolder(argc, argv);
     QCoreApplication app(argc, argv);
     TestInstanceGuard test;
     return QTest::qExec(&test, argc, argv);

@@ -3,7 +3,9 @@
 #include "../cli/StandInTor.h"
 #include "../contacts/ContactTestData.h"
 #include "GuiApp.h"
+#include "InstanceGuard.h"
 #include "OffscreenTestMain.h"
+#include "StartFailure.h"
 #include "WidgetLookup.h"
 #include "contacts/ContactBook.h"
 #include "ui/CallWindow.h"
@@ -12,6 +14,7 @@
 #include <QApplication>
 #include <QCheckBox>
 #include <QFile>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QScopeGuard>
 #include <QSettings>
@@ -168,6 +171,47 @@ private slots:
         });
         QTRY_COMPARE(app.host()->unknownCallers(), call::UnknownCallers::Ring);
         QVERIFY(!contacts::ContactBook(book).load().mayHaveLostEntries());
+    }
+
+    // Fault: a start that fails (the data directory held by `onionvoice-cli serve`, or one that
+    // cannot be created) only wrote to stderr, and a start from the desktop has none: the app
+    // silently did nothing. main() hands the claim's reason to reportStartFailure.
+    void aStartFailureIsShownInAMessageBox() {
+        QTemporaryDir dir;
+        QFile plainFile(dir.filePath(QStringLiteral("file")));
+        QVERIFY(plainFile.open(QIODevice::WriteOnly));
+        app::InstanceGuard instance(dir.filePath(QStringLiteral("file/data"))); // cannot exist
+        QCOMPARE(instance.claim({}), app::InstanceGuard::Role::Failed);
+        const QString reason = instance.errorString();
+        QVERIFY(reason.contains(QStringLiteral("file/data")));
+
+        QString shown;
+        QMessageBox::Icon icon = QMessageBox::NoIcon;
+        QTimer poll;
+        poll.setInterval(10);
+        connect(&poll, &QTimer::timeout, this, [&] {
+            auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+            if (!box || box->objectName() != QStringLiteral("startFailureBox"))
+                return;
+            poll.stop();
+            shown = box->text();
+            icon = box->icon();
+            box->close();
+        });
+        poll.start();
+        std::FILE* err = std::tmpfile();
+        QVERIFY(err);
+        const auto closeErr = qScopeGuard([err] { std::fclose(err); });
+        gui::reportStartFailure(reason, true, err);
+        QVERIFY2(shown.contains(reason), qPrintable(shown));
+        QCOMPARE(icon, QMessageBox::Critical);
+        // stderr keeps it too, for a start from a terminal.
+        std::rewind(err);
+        char line[1024] = {};
+        QVERIFY(std::fgets(line, sizeof line, err));
+        QCOMPARE(QString::fromLocal8Bit(line).trimmed(), QStringLiteral("onionvoice: ") + reason);
+        // main() shows no box where nobody could close it.
+        QVERIFY(!gui::windowsAreSeen());
     }
 
     // Fault: Settings and the sound test ran application-modal (exec()), and the incoming-call

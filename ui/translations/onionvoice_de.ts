@@ -4,7 +4,7 @@
 <context>
     <name>CallEngine</name>
     <message>
-        <location filename="../../core/call/CallEngine.cpp" line="+474"/>
+        <location filename="../../core/call/CallEngine.cpp" line="+484"/>
         <source>Audio could not start: %1</source>
         <translation>Audio konnte nicht starten: %1</translation>
     </message>
@@ -259,6 +259,29 @@
     </message>
 </context>
 <context>
+    <name>DataDirectoryLock</name>
+    <message>
+        <location filename="../../app/instance/DataDirectoryLock.cpp" line="+18"/>
+        <source>cannot create the data directory %1</source>
+        <translation>das Datenverzeichnis %1 kann nicht angelegt werden</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>cannot create the lock file in %1</source>
+        <translation>die Sperrdatei in %1 kann nicht angelegt werden</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>the data directory %1 is in use by %2 (process %3): one OnionVoice per data directory</source>
+        <translation>das Datenverzeichnis %1 wird von %2 (Prozess %3) benutzt: ein OnionVoice je Datenverzeichnis</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>the data directory %1 is in use by another OnionVoice</source>
+        <translation>das Datenverzeichnis %1 wird von einem anderen OnionVoice benutzt</translation>
+    </message>
+</context>
+<context>
     <name>OnionAddress</name>
     <message>
         <location filename="../../core/tor/OnionAddress.cpp" line="+78"/>
@@ -301,9 +324,22 @@
     </message>
 </context>
 <context>
+    <name>StartFailure</name>
+    <message>
+        <location filename="../../app/gui/StartFailure.cpp" line="+21"/>
+        <source>OnionVoice</source>
+        <translation>OnionVoice</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>OnionVoice could not start: %1</source>
+        <translation>OnionVoice konnte nicht starten: %1</translation>
+    </message>
+</context>
+<context>
     <name>main</name>
     <message>
-        <location filename="../../app/gui/main.cpp" line="+43"/>
+        <location filename="../../app/gui/main.cpp" line="+44"/>
         <source>Anonymous voice calls over Tor onion services.</source>
         <translation>Anonyme Sprachanrufe über Tor-Onion-Dienste.</translation>
     </message>
@@ -344,9 +380,37 @@
     </message>
 </context>
 <context>
+    <name>onionvoice::app::InstanceGuard</name>
+    <message>
+        <location filename="../../app/instance/InstanceGuard.cpp" line="+59"/>
+        <source>%1 is not an onionvoice: link</source>
+        <translation>%1 ist kein onionvoice:-Link</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>cannot listen on %1: %2</source>
+        <translation>kann nicht auf %1 horchen: %2</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>the link is too long</source>
+        <translation>der Link ist zu lang</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>%1. It does not answer requests to show its window: end it, or wait for it to finish, and start OnionVoice again.</source>
+        <translation>%1. Es antwortet nicht auf die Bitte, sein Fenster zu zeigen: Beenden Sie es oder warten Sie, bis es fertig ist, und starten Sie OnionVoice dann erneut.</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>the running OnionVoice refused the request</source>
+        <translation>das laufende OnionVoice hat die Anfrage abgelehnt</translation>
+    </message>
+</context>
+<context>
     <name>onionvoice::gui::GuiApp</name>
     <message>
-        <location filename="../../app/gui/GuiApp.cpp" line="+187"/>
+        <location filename="../../app/gui/GuiApp.cpp" line="+212"/>
         <source>Microphone: %1 · Speaker: %2</source>
         <translation>Mikrofon: %1 · Lautsprecher: %2</translation>
     </message>
@@ -362,7 +426,7 @@
         <translation>Mikrofon: die Datei %1</translation>
     </message>
     <message>
-        <location line="-16"/>
+        <location line="-19"/>
         <source>Sound test</source>
         <translation>Tontest</translation>
     </message>
@@ -372,7 +436,7 @@
         <translation>Der Tontest braucht die Audiogeräte: beenden Sie zuerst das Gespräch.</translation>
     </message>
     <message>
-        <location line="+37"/>
+        <location line="+42"/>
         <source>Restart tor</source>
         <translation>tor neu starten</translation>
     </message>
@@ -492,7 +556,7 @@
 <context>
     <name>onionvoice::ui::ContactListPanel</name>
     <message>
-        <location filename="../ContactListPanel.cpp" line="+32"/>
+        <location filename="../ContactListPanel.cpp" line="+30"/>
         <source>&amp;Add</source>
         <translation>&amp;Hinzufügen</translation>
     </message>
@@ -608,12 +672,12 @@
         <translation>Fügen Sie die ID oder den onionvoice:-Link der Person ein, die Sie hinzufügen möchten.</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+19"/>
         <source>Picture of a QR code</source>
         <translation>Bild eines QR-Codes</translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="+1"/>
         <source>Images (*.png *.jpg *.jpeg *.bmp *.gif)</source>
         <translation>Bilder (*.png *.jpg *.jpeg *.bmp *.gif)</translation>
     </message>
@@ -633,7 +697,7 @@
         <translation>Name:</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+10"/>
         <source>Remove contact</source>
         <translation>Kontakt entfernen</translation>
     </message>
@@ -674,12 +738,12 @@
 <context>
     <name>onionvoice::ui::EngineHost</name>
     <message>
-        <location filename="../EngineHost.cpp" line="+139"/>
+        <location filename="../EngineHost.cpp" line="+142"/>
         <source>The contact list could not be saved: %1</source>
         <translation>Die Kontaktliste konnte nicht gespeichert werden: %1</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+15"/>
         <location line="+47"/>
         <source>No contact has the address %1.</source>
         <translation>Kein Kontakt hat die Adresse %1.</translation>
@@ -938,7 +1002,7 @@
         <translation>Der neue Zugangsschlüssel ist gespeichert.</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+25"/>
         <source>&amp;OnionVoice</source>
         <translation>&amp;OnionVoice</translation>
     </message>
@@ -968,7 +1032,7 @@
         <translation>&amp;Über OnionVoice</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+3"/>
         <source>About OnionVoice</source>
         <translation>Über OnionVoice</translation>
     </message>
@@ -978,7 +1042,7 @@
         <translation>&lt;b&gt;OnionVoice&lt;/b&gt;&lt;br&gt;Anonyme Sprachanrufe über Tor-Onion-Dienste. Jedes Gespräch läuft über mehrere Tor-Circuits zugleich.</translation>
     </message>
     <message>
-        <location line="+59"/>
+        <location line="+68"/>
         <source>Missed call</source>
         <translation>Verpasster Anruf</translation>
     </message>
@@ -998,7 +1062,7 @@
         <translation>Gespräch beendet. %1</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+31"/>
         <source>Incoming call</source>
         <translation>Eingehender Anruf</translation>
     </message>
@@ -1014,17 +1078,17 @@
     </message>
     <message>
         <location line="+4"/>
-        <location line="+7"/>
+        <location line="+6"/>
         <source>Share with an access key</source>
         <translation>Mit Zugangsschlüssel teilen</translation>
     </message>
     <message>
-        <location line="-6"/>
+        <location line="-5"/>
         <source>Add the person as a contact first: an access key is made for one contact.</source>
         <translation>Fügen Sie die Person zuerst als Kontakt hinzu: ein Zugangsschlüssel gilt für einen Kontakt.</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+6"/>
         <source>Make an access key for (in contacts-only mode, only people holding a key can reach you; the key works at once):</source>
         <translation>Zugangsschlüssel erstellen für (im Nur-Kontakte-Modus erreichen Sie nur Menschen mit einem Schlüssel; der Schlüssel gilt sofort):</translation>
     </message>
