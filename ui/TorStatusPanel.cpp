@@ -130,6 +130,13 @@ void TorStatusPanel::setServiceState(tor::OnionService::State state) {
     case S::Failed:
         service_->setText(tr("Your ID could not be put online."));
         break;
+    case S::Withheld:
+        // For as long as it lasts: the engine's one status-bar message about it is gone after
+        // 15 s, and "not online yet" would promise that waiting helps.
+        service_->setText(tr("Nobody can reach you yet: contacts-only mode needs at least one "
+                             "contact with an access key. Use Share → \"Copy a link with an "
+                             "access key for a contact…\" and send that link to them."));
+        break;
     }
 }
 

@@ -97,6 +97,9 @@ void ServiceHost::publish(const ServiceHostConfig& config) {
         service_ = std::make_unique<tor::OnionService>(launcher_.get(), *identity_, serviceConfig);
         connect(service_.get(), &tor::OnionService::stateChanged, this,
                 &ServiceHost::serviceStateChanged);
+        // Its first state, which it had before anyone listened: Withheld lasts until a contact
+        // holds a key, and the app says so meanwhile.
+        emit serviceStateChanged(service_->state());
         return;
     }
     tor::HotlineService::Config hotline;

@@ -17,12 +17,13 @@ OnionService::OnionService(TorLauncher* launcher, OnionIdentity identity, Config
     , identity_(std::move(identity))
     , config_(std::move(config))
     , uploads_(launcher->controller(), identity_.address()) {
+    state_ = notInTorState();
     connect(launcher_, &TorLauncher::stateChanged, this, [this](TorLauncher::State state) {
         if (state == TorLauncher::State::Ready)
             publish();
         else if (state != TorLauncher::State::Bootstrapping) {
             inTor_ = InTor::Nothing; // a new tor process holds no services
-            setState(State::Unpublished);
+            setState(notInTorState());
         }
     });
     connect(&uploads_, &DescriptorUploads::firstUploaded, this, [this] {
@@ -40,12 +41,19 @@ void OnionService::setState(State state) {
     emit stateChanged(state);
 }
 
+bool OnionService::withheld() const {
+    return config_.access == Access::ClientAuthOnly && config_.clientAuthPublicKeys.isEmpty();
+}
+
 void OnionService::setClientAuthPublicKeys(const QList<QByteArray>& keys) {
     if (keys == config_.clientAuthPublicKeys)
         return;
     config_.clientAuthPublicKeys = keys;
-    if (launcher_->state() == TorLauncher::State::Ready || state_ != State::Unpublished)
+    if (launcher_->state() == TorLauncher::State::Ready ||
+        (state_ != State::Unpublished && state_ != State::Withheld))
         publish();
+    else
+        setState(notInTorState()); // the first key, or the last one gone, before tor is up
 }
 
 void OnionService::publish() {
@@ -60,7 +68,7 @@ void OnionService::publish() {
             "Contacts-only: no contact holds an access key yet, so the service is not published "
             "(it would be open to everyone).");
         qCInfo(lcTor) << "contacts-only service withheld: no client keys";
-        setState(State::Unpublished);
+        setState(State::Withheld);
         return;
     }
     failureReason_.clear();

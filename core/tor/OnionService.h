@@ -17,7 +17,10 @@ namespace onionvoice::tor {
 class OnionService : public QObject {
     Q_OBJECT
 public:
-    enum class State { Unpublished, Publishing, Published, Reachable, Failed };
+    // Withheld: contacts-only without any client key, so not published whatever tor does (it
+    // would be open to everyone); told apart from Unpublished so that the app can say why nobody
+    // reaches the user, for as long as it lasts.
+    enum class State { Unpublished, Publishing, Published, Reachable, Failed, Withheld };
     Q_ENUM(State)
 
     enum class Access { Open, ClientAuthOnly };
@@ -51,6 +54,9 @@ signals:
 
 private:
     void setState(State state);
+    bool withheld() const;
+    // What it is while not in tor: Withheld or Unpublished.
+    State notInTorState() const { return withheld() ? State::Withheld : State::Unpublished; }
     // Sends DEL_ONION if an ADD_ONION may have reached this tor since the last one.
     void removeFromTor(TorController* controller);
 

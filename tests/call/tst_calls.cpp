@@ -815,7 +815,7 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(erin.engine->torLauncher()->state(),
                                   tor::TorLauncher::State::Ready, kStartTimeout);
         QTest::qWait(2000); // tor answers ADD_ONION at once; give a wrong publish the chance
-        QCOMPARE(erin.engine->service()->state(), tor::OnionService::State::Unpublished);
+        QCOMPARE(erin.engine->service()->state(), tor::OnionService::State::Withheld);
         QCOMPARE(erin.engine->service()->publishCount(), 0);
         QVERIFY(erin.engine->service()->failureReason().contains("Contacts-only"));
         const tor::ClientAuthKey key = tor::ClientAuthKey::generate();
@@ -859,7 +859,7 @@ private slots:
         Party& dave = party("dave");
         const int published = dave.engine->service()->publishCount();
         QVERIFY(dave.engine->contacts().setBlocked(alice.engine->address(), true));
-        QTRY_COMPARE(dave.engine->service()->state(), tor::OnionService::State::Unpublished);
+        QTRY_COMPARE(dave.engine->service()->state(), tor::OnionService::State::Withheld);
         alice.engine->dial(dave.engine->address());
         QTRY_COMPARE_WITH_TIMEOUT(alice.endReason(), EndReason::Unreachable, kCallTimeout);
         QVERIFY(dave.incoming->isEmpty() && dave.refused->isEmpty());

@@ -242,7 +242,7 @@ private slots:
     }
 
     // Attack: two contacts blocked within one ADD_ONION round trip. The service must be gone from
-    // tor, not only reported Unpublished: with the old keys live a blocked contact still gets in.
+    // tor, not only reported Withheld: with the old keys live a blocked contact still gets in.
     void withdrawnServiceIsGoneFromTor() {
         const QByteArray a = ClientAuthKey::generate().publicKeyBase32();
         const QByteArray b = ClientAuthKey::generate().publicKeyBase32();
@@ -250,7 +250,7 @@ private slots:
         const auto service = republishedWithout(identity, a, b);
         QVERIFY(service);
         service->setClientAuthPublicKeys({});
-        QCOMPARE(service->state(), OnionService::State::Unpublished);
+        QCOMPARE(service->state(), OnionService::State::Withheld);
         const std::optional<QByteArray> onions = onionsInTor();
         QVERIFY(onions.has_value());
         QVERIFY2(!onions->contains(identity.address().toLatin1()),

@@ -3,7 +3,8 @@
 // are emitted as its engine would): a contact list replaced while the rename dialog is open, a tor
 // restart during a call or while one rings, an incoming call's Ringing before its prompt, a
 // second call in a call window that still holds the first, a call whose audio cannot start, the
-// call window closed during a call, and the windows' icon.
+// call window closed during a call, the windows' icon, a call answered while Rename is open, and
+// the reason a contacts-only ID without access keys is not online.
 #include "../contacts/ContactTestData.h"
 #include "OffscreenTestMain.h"
 #include "WidgetLookup.h"
@@ -274,6 +275,31 @@ private slots:
             QStringLiteral("Bobby"));
         QCOMPARE(answered, 1);
         emitState(call::CallState::Ended, carol_.address, call::EndReason::HungUpLocally);
+    }
+
+    // Fault: contacts-only while no contact holds an access key. The engine withholds the
+    // service (it would be open to everyone) and said so once, in a status-bar message gone after
+    // 15 s; the Tor panel said "Your ID is not online yet." for ever, as if waiting would help.
+    // The service reports Withheld and the panel says why, also after tor stops.
+    void contactsOnlyWithoutKeysSaysWhyNobodyReachesYou() {
+        QTemporaryDir data;
+        ui::EngineHost host;
+        ui::MainWindow window(&host);
+        QSignalSpy torStates(&host, &ui::EngineHost::torStateChanged);
+        call::EngineConfig withheld = config();
+        withheld.dataDirectory = data.path();
+        withheld.access = call::ServiceAccess::ContactsOnly;
+        host.start(withheld);
+        QTRY_COMPARE(host.phase(), ui::EngineHost::Phase::Running);
+        auto* service = find<QLabel>(window.torStatus(), "serviceState");
+        QTRY_VERIFY2(service->text().startsWith(QStringLiteral("Nobody can reach you yet")),
+                     qPrintable(service->text()));
+        QTRY_VERIFY(std::any_of(torStates.begin(), torStates.end(), [](const auto& args) {
+            return args.at(0).template value<tor::TorLauncher::State>() ==
+                   tor::TorLauncher::State::Failed;
+        }));
+        QVERIFY2(service->text().startsWith(QStringLiteral("Nobody can reach you yet")),
+                 qPrintable(service->text()));
     }
 
     // Fault: nothing set a window icon and the icon was no resource of the app: the windows, the

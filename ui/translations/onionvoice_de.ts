@@ -1583,7 +1583,12 @@ obfs4 192.0.2.1:443 FINGERPRINT cert=… iat-mode=0</translation>
         <translation>Ihre ID konnte nicht online gebracht werden.</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+5"/>
+        <source>Nobody can reach you yet: contacts-only mode needs at least one contact with an access key. Use Share → &quot;Copy a link with an access key for a contact…&quot; and send that link to them.</source>
+        <translation>Noch kann Sie niemand erreichen: Der Nur-Kontakte-Modus braucht mindestens einen Kontakt mit Zugangsschlüssel. Wählen Sie Teilen → „Einen Link mit Zugangsschlüssel für einen Kontakt kopieren…“ und schicken Sie diesen Link an den Kontakt.</translation>
+    </message>
+    <message>
+        <location line="+24"/>
         <source>Tor could not start or connect: %1</source>
         <translation>Tor konnte nicht starten oder sich nicht verbinden: %1</translation>
     </message>
