@@ -23,25 +23,15 @@ using namespace std::chrono_literals;
 
 constexpr auto kTickInterval = 10ms;
 constexpr int kTicksPerStatistics = 25; // four snapshots a second
-// Freshness of a Hello. Clocks of caller and callee may differ this much (the Hello's time is to
-// the minute); a Hello outside it is refused, and within it each (caller, nonce) is accepted once
-// (HelloReplayCache). We chose this over a callee challenge (a nonce of ours that the caller's
-// signature must cover before we ring, SIGMA-style): a replayed Hello can only ring, never make a
-// call (the replayer lacks the caller's ephemeral secret, and the Accept's keys depend on it), and
-// the cache stops the ringing without a further round trip over tor in every call's setup. What
-// remains: the cache lives in memory, so right after a restart of the callee a Hello captured
-// less than two minutes before could ring once more.
-constexpr auto kMaxClockSkew = 2min;
-constexpr auto kReplayWindow = 2 * kMaxClockSkew + 1min;
 constexpr std::size_t kReplayCacheCapacity = 4096;
 // Callers whose ring rate is tracked (EngineConfig::defence); the quietest is forgotten first.
 constexpr std::size_t kRateLimitedCallers = 256;
 
-std::chrono::milliseconds unixNow() {
+} // namespace
+
+std::chrono::milliseconds CallEngine::unixNow() {
     return std::chrono::milliseconds(QDateTime::currentMSecsSinceEpoch());
 }
-
-} // namespace
 
 CallEngine::CallEngine(EngineConfig config, QObject* parent)
     : QObject(parent)
@@ -50,8 +40,9 @@ CallEngine::CallEngine(EngineConfig config, QObject* parent)
     , incoming_(IncomingLimits{config_.linkProofTimeout, config_.defence.maxUnprovenLinks,
                                config_.defence.maxDecoyRings},
                 refusals_)
-    , admission_({kReplayWindow, kReplayCacheCapacity, config_.defence.ringsPerCallerPerMinute,
-                  kRateLimitedCallers, config_.defence.strangerRingsPerMinute}) {
+    , admission_({2 * kMaxClockSkew + 1min, kReplayCacheCapacity,
+                  config_.defence.ringsPerCallerPerMinute, kRateLimitedCallers,
+                  config_.defence.strangerRingsPerMinute}) {
     monotonic_.start();
     contacts_.setChangeListener([this] { onContactsChanged(); });
     qRegisterMetaType<CallStatistics>();
@@ -273,127 +264,10 @@ void CallEngine::onCallerHandshake(const HandshakeMessage& message) {
     }
 }
 
-// ---- incoming calls ----
-
-void CallEngine::refuseIncoming(net::OnionLink* link, const QString& peer, RefusalReason reason,
-                                EndReason local) {
-    incoming_.refuse(link, reason);
-    emit callRefused(peer, local);
-}
+// ---- incoming calls (who may ring, the ring, joining links: CallEngineIncoming.cpp) ----
 
 Millis CallEngine::monotonicNow() const {
     return Millis(monotonic_.elapsed());
-}
-
-// Who may ring. Strangers (callers who are not contacts) and blocked callers learn nothing about
-// our state: a blocked caller hears it ring unanswered, as a contact we do not pick up does (also
-// where strangers are refused, and whatever rate strangers have used up); a stranger calling while
-// we are busy hears the same, exactly as when we are idle and do not pick up; a stranger's ring
-// displaced by a contact's call rings on to its end. A Hello that may not ring hears BadRequest
-// whatever failed, its clock, its replay or its rate. Contacts are trusted with "busy" (and the
-// UI gets a missed-call notice through callRefused).
-void CallEngine::onIncomingHello(net::OnionLink* link, const Hello& hello) {
-    auto bad = verifyHello(hello, address(), unixNow(), kMaxClockSkew);
-    // The Hello's link becomes the control link, so it must be one of the slots we would agree
-    // to; outside them the silent-link watch and the statistics would never see it.
-    if (!bad && hello.slot >= agreeParameters(hello.proposed, config_.parameters).links)
-        bad = QStringLiteral("link slot beyond the links we accept");
-    if (bad) {
-        qCInfo(lcCall) << "refusing a call:" << *bad;
-        ++refusals_.badHellos;
-        // The caller's address is unverified here: it never reaches the UI.
-        refuseIncoming(link, QString(), RefusalReason::BadRequest, EndReason::ProtocolError);
-        return;
-    }
-    const auto contact = contacts_.find(hello.caller);
-    const bool trusted = contact && !contact->blocked;
-    const RingVerdict verdict = admission_.admit(
-        hello.caller, hello.nonce, contact ? CallerStanding::Contact : CallerStanding::Stranger,
-        monotonicNow());
-    if (verdict != RingVerdict::Ring) {
-        if (verdict == RingVerdict::Replayed) {
-            ++refusals_.replayedHellos;
-            qCInfo(lcCall) << "refusing a replayed hello";
-        } else {
-            ++refusals_.rateLimitedRings;
-        }
-        // The answer to a Hello whose clock is off: silence here would let anyone re-sign one
-        // Hello (or ring past their rate) with chosen times and read our clock off the window's
-        // edge, where the answer changes.
-        incoming_.refuse(link, RefusalReason::BadRequest);
-        return;
-    }
-    if (!contact && config_.unknownCallers == UnknownCallers::Refuse) {
-        ++refusals_.notAccepted;
-        refuseIncoming(link, hello.caller, RefusalReason::NotAccepted, EndReason::NotAccepted);
-        return;
-    }
-    if (!trusted && (call_ || contact)) {
-        incoming_.ringWithoutAnswer(link, config_.ringTimeout); // counts the decoy ring
-        emit callRefused(hello.caller, contact ? EndReason::NotAccepted : EndReason::Busy);
-        return;
-    }
-    if (call_ && call_->direction == CallDirection::Incoming &&
-        call_->state == CallState::Ringing && !contacts_.find(call_->peer)) {
-        // A stranger's ring must not keep a contact out, nor end early: the stranger would learn
-        // when a contact of ours calls. It rings on, unanswered, for the rest of its time.
-        const auto rang = std::chrono::milliseconds(call_->clock.elapsed());
-        if (net::OnionLink* ringing = call_->release(call_->controlSlot, this))
-            incoming_.letRingOn(ringing, std::max(config_.ringTimeout - rang, 0ms));
-        end(EndReason::NoAnswer);
-    }
-    if (call_) {
-        ++refusals_.busy;
-        refuseIncoming(link, hello.caller, RefusalReason::Busy, EndReason::Busy);
-        return;
-    }
-    ring(link, hello, contact ? contact->displayName : QString());
-}
-
-void CallEngine::ring(net::OnionLink* link, const Hello& hello, const QString& displayName) {
-    call_ = std::make_unique<CallSession>(CallDirection::Incoming, hello.caller);
-    call_->frameObserver = config_.frameObserver;
-    call_->hello = hello;
-    call_->controlSlot = hello.slot;
-    call_->slotStates[hello.slot] = CallSession::SlotState::Joining;
-    attachIncoming(link, hello.slot);
-    link->sendRecord(encodeHandshake(Ringing{}));
-    if (!setCallState(CallState::Ringing))
-        return;
-    armTimeout(config_.ringTimeout, EndReason::NoAnswer);
-    emit incomingCall(hello.caller, displayName);
-}
-
-void CallEngine::onJoin(net::OnionLink* link, const Join& join) {
-    if (!call_ || !call_->keys || call_->direction != CallDirection::Incoming ||
-        join.slot >= call_->agreed.links || !verifyJoin(*call_->keys, join)) {
-        qCInfo(lcCall) << "closing a link with a wrong join token";
-        ++refusals_.badJoins;
-        if (call_)
-            ++call_->rejected;
-        discard(link);
-        return;
-    }
-    if (call_->links[join.slot])
-        call_->closeSlot(join.slot, QStringLiteral("replaced"));
-    attachIncoming(link, join.slot);
-    call_->slotUp(join.slot);
-}
-
-void CallEngine::attachIncoming(net::OnionLink* link, std::uint8_t slot) {
-    call_->links[slot] = link;
-    connect(link, &net::OnionLink::recordReceived, this,
-            [this, slot](const QByteArray& record) { onRecord(slot, record); });
-    connect(link, &net::OnionLink::failed, this, [this, slot, link](net::OnionLink::Failure why) {
-        if (why == net::OnionLink::Failure::SendBacklog)
-            ++refusals_.linksStalled;
-        if (!call_ || call_->links[slot] != link)
-            return;
-        call_->links[slot] = nullptr;
-        call_->slotLost(slot);
-        if (!call_->keys && slot == call_->controlSlot)
-            end(EndReason::Cancelled); // the caller went away while it was ringing
-    });
 }
 
 void CallEngine::answer() {

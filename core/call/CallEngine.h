@@ -105,6 +105,17 @@ signals:
     void errorOccurred(const QString& message);
 
 private:
+    // Freshness of a Hello. Clocks of caller and callee may differ this much (the Hello's time is
+    // to the minute); a Hello outside it is refused, and within it each (caller, nonce) is accepted
+    // once (HelloReplayCache). We chose this over a callee challenge (a nonce of ours that the
+    // caller's signature must cover before we ring, SIGMA-style): a replayed Hello can only ring,
+    // never make a call (the replayer lacks the caller's ephemeral secret, and the Accept's keys
+    // depend on it), and the cache stops the ringing without a further round trip over tor in every
+    // call's setup. What remains: the cache lives in memory, so right after a restart of the callee
+    // a Hello captured less than two minutes before could ring once more.
+    static constexpr std::chrono::minutes kMaxClockSkew{2};
+    static std::chrono::milliseconds unixNow();
+
     [[nodiscard]] bool setCallState(CallState state);
     void end(EndReason reason);
     void closeEndedCalls();

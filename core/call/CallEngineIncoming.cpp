@@ -1,0 +1,130 @@
+// The call engine's incoming side: which Hello may ring and what every other caller hears, the
+// ring itself, and the links that join an incoming call.
+#include "CallEngine.h"
+
+#include <QLoggingCategory>
+
+Q_DECLARE_LOGGING_CATEGORY(lcCall)
+
+namespace onionvoice::call {
+
+using namespace std::chrono_literals;
+
+void CallEngine::refuseIncoming(net::OnionLink* link, const QString& peer, RefusalReason reason,
+                                EndReason local) {
+    incoming_.refuse(link, reason);
+    emit callRefused(peer, local);
+}
+
+// Who may ring. Strangers (callers who are not contacts) and blocked callers learn nothing about
+// our state: a blocked caller hears it ring unanswered, as a contact we do not pick up does (also
+// where strangers are refused, and whatever rate strangers have used up); a stranger calling while
+// we are busy hears the same, exactly as when we are idle and do not pick up; a stranger's ring
+// displaced by a contact's call rings on to its end. A Hello that may not ring hears BadRequest
+// whatever failed, its clock, its replay or its rate. Contacts are trusted with "busy" (and the
+// UI gets a missed-call notice through callRefused).
+void CallEngine::onIncomingHello(net::OnionLink* link, const Hello& hello) {
+    auto bad = verifyHello(hello, address(), unixNow(), kMaxClockSkew);
+    // The Hello's link becomes the control link, so it must be one of the slots we would agree
+    // to; outside them the silent-link watch and the statistics would never see it.
+    if (!bad && hello.slot >= agreeParameters(hello.proposed, config_.parameters).links)
+        bad = QStringLiteral("link slot beyond the links we accept");
+    if (bad) {
+        qCInfo(lcCall) << "refusing a call:" << *bad;
+        ++refusals_.badHellos;
+        // The caller's address is unverified here: it never reaches the UI.
+        refuseIncoming(link, QString(), RefusalReason::BadRequest, EndReason::ProtocolError);
+        return;
+    }
+    const auto contact = contacts_.find(hello.caller);
+    const bool trusted = contact && !contact->blocked;
+    const RingVerdict verdict = admission_.admit(
+        hello.caller, hello.nonce, contact ? CallerStanding::Contact : CallerStanding::Stranger,
+        monotonicNow());
+    if (verdict != RingVerdict::Ring) {
+        if (verdict == RingVerdict::Replayed) {
+            ++refusals_.replayedHellos;
+            qCInfo(lcCall) << "refusing a replayed hello";
+        } else {
+            ++refusals_.rateLimitedRings;
+        }
+        // The answer to a Hello whose clock is off: silence here would let anyone re-sign one
+        // Hello (or ring past their rate) with chosen times and read our clock off the window's
+        // edge, where the answer changes.
+        incoming_.refuse(link, RefusalReason::BadRequest);
+        return;
+    }
+    if (!contact && config_.unknownCallers == UnknownCallers::Refuse) {
+        ++refusals_.notAccepted;
+        refuseIncoming(link, hello.caller, RefusalReason::NotAccepted, EndReason::NotAccepted);
+        return;
+    }
+    if (!trusted && (call_ || contact)) {
+        incoming_.ringWithoutAnswer(link, config_.ringTimeout); // counts the decoy ring
+        emit callRefused(hello.caller, contact ? EndReason::NotAccepted : EndReason::Busy);
+        return;
+    }
+    if (call_ && call_->direction == CallDirection::Incoming &&
+        call_->state == CallState::Ringing && !contacts_.find(call_->peer)) {
+        // A stranger's ring must not keep a contact out, nor end early: the stranger would learn
+        // when a contact of ours calls. It rings on, unanswered, for the rest of its time.
+        const auto rang = std::chrono::milliseconds(call_->clock.elapsed());
+        if (net::OnionLink* ringing = call_->release(call_->controlSlot, this))
+            incoming_.letRingOn(ringing, std::max(config_.ringTimeout - rang, 0ms));
+        end(EndReason::NoAnswer);
+    }
+    if (call_) {
+        ++refusals_.busy;
+        refuseIncoming(link, hello.caller, RefusalReason::Busy, EndReason::Busy);
+        return;
+    }
+    ring(link, hello, contact ? contact->displayName : QString());
+}
+
+void CallEngine::ring(net::OnionLink* link, const Hello& hello, const QString& displayName) {
+    call_ = std::make_unique<CallSession>(CallDirection::Incoming, hello.caller);
+    call_->frameObserver = config_.frameObserver;
+    call_->hello = hello;
+    call_->controlSlot = hello.slot;
+    call_->slotStates[hello.slot] = CallSession::SlotState::Joining;
+    attachIncoming(link, hello.slot);
+    link->sendRecord(encodeHandshake(Ringing{}));
+    if (!setCallState(CallState::Ringing))
+        return;
+    armTimeout(config_.ringTimeout, EndReason::NoAnswer);
+    emit incomingCall(hello.caller, displayName);
+}
+
+void CallEngine::onJoin(net::OnionLink* link, const Join& join) {
+    if (!call_ || !call_->keys || call_->direction != CallDirection::Incoming ||
+        join.slot >= call_->agreed.links || !verifyJoin(*call_->keys, join)) {
+        qCInfo(lcCall) << "closing a link with a wrong join token";
+        ++refusals_.badJoins;
+        if (call_)
+            ++call_->rejected;
+        discard(link);
+        return;
+    }
+    if (call_->links[join.slot])
+        call_->closeSlot(join.slot, QStringLiteral("replaced"));
+    attachIncoming(link, join.slot);
+    call_->slotUp(join.slot);
+}
+
+void CallEngine::attachIncoming(net::OnionLink* link, std::uint8_t slot) {
+    call_->links[slot] = link;
+    connect(link, &net::OnionLink::recordReceived, this,
+            [this, slot](const QByteArray& record) { onRecord(slot, record); });
+    connect(link, &net::OnionLink::failed, this, [this, slot, link](net::OnionLink::Failure why) {
+        if (why == net::OnionLink::Failure::SendBacklog)
+            ++refusals_.linksStalled;
+        if (!call_ || call_->links[slot] != link)
+            return;
+        call_->links[slot] = nullptr;
+        call_->slotLost(slot);
+        if (!call_->keys && slot == call_->controlSlot)
+            end(EndReason::Cancelled); // the caller went away while it was ringing
+    });
+}
+
+} // namespace onionvoice::call
