@@ -62,11 +62,10 @@ void IncomingLinks::ringWithoutAnswer(net::OnionLink* link, std::chrono::millise
     endLikeARealRing(link, ringTimeout);
 }
 
+// Not held to the bound of decoy rings: it was a real ring, and only a contact's call displaces
+// one, so their number is bounded by our contacts' rate of rings; ending it early for want of
+// room would tell its caller what it must not learn.
 void IncomingLinks::letRingOn(net::OnionLink* link, std::chrono::milliseconds remaining) {
-    if (decoys_.size() >= limits_.maxDecoyRings) {
-        refuse(link, RefusalReason::NoAnswer);
-        return;
-    }
     endLikeARealRing(link, remaining);
 }
 
