@@ -6,6 +6,8 @@
 #include <QInputDialog>
 #include <QMessageBox>
 #include <QPointer>
+#include <type_traits>
+#include <utility>
 
 namespace onionvoice::ui {
 
@@ -26,46 +28,55 @@ void informWindowModal(QWidget* parent, const QString& title, const QString& tex
     box->open(); // window-modal; nothing waits for the answer
 }
 
-std::optional<QString> getTextWindowModal(QWidget* parent, const QString& title,
-                                          const QString& label, const QString& text) {
-    // On the heap and watched: the dialog's event loop may outlive its parent.
-    QPointer<QInputDialog> dialog = new QInputDialog(parent);
-    dialog->setWindowTitle(title);
-    dialog->setLabelText(label);
-    dialog->setTextValue(text);
-    const bool ok = execWindowModal(*dialog) == QDialog::Accepted;
+namespace {
+
+// Runs a dialog made on the heap and reads its answer if it was accepted. Watched: the dialog's
+// event loop may outlive its parent, which takes the dialog with it (no answer then).
+template <typename Dialog, typename Read>
+auto answerOf(Dialog* created, Read read) -> std::optional<std::invoke_result_t<Read, Dialog&>> {
+    QPointer<Dialog> dialog = created;
+    const bool accepted = execWindowModal(*dialog) == QDialog::Accepted;
     if (!dialog)
         return std::nullopt;
-    const QString value = dialog->textValue();
+    auto answer = read(std::as_const(*dialog));
     delete dialog;
-    return ok ? std::optional<QString>(value) : std::nullopt;
+    if (!accepted)
+        return std::nullopt;
+    return answer;
+}
+
+QInputDialog* inputDialog(QWidget* parent, const QString& title, const QString& label) {
+    auto* dialog = new QInputDialog(parent);
+    dialog->setWindowTitle(title);
+    dialog->setLabelText(label);
+    return dialog;
+}
+
+} // namespace
+
+std::optional<QString> getTextWindowModal(QWidget* parent, const QString& title,
+                                          const QString& label, const QString& text) {
+    auto* dialog = inputDialog(parent, title, label);
+    dialog->setTextValue(text);
+    return answerOf(dialog, [](const QInputDialog& d) { return d.textValue(); });
 }
 
 std::optional<int> getItemWindowModal(QWidget* parent, const QString& title, const QString& label,
                                       const QStringList& items) {
-    QPointer<QInputDialog> dialog = new QInputDialog(parent);
-    dialog->setWindowTitle(title);
-    dialog->setLabelText(label);
+    auto* dialog = inputDialog(parent, title, label);
     dialog->setComboBoxItems(items);
     dialog->setComboBoxEditable(false);
-    const bool ok = execWindowModal(*dialog) == QDialog::Accepted;
-    if (!dialog)
-        return std::nullopt;
-    const int index = int(items.indexOf(dialog->textValue()));
-    delete dialog;
-    return ok && index >= 0 ? std::optional<int>(index) : std::nullopt;
+    const auto index = answerOf(
+        dialog, [&items](const QInputDialog& d) { return int(items.indexOf(d.textValue())); });
+    return index && *index >= 0 ? index : std::nullopt;
 }
 
 QString getOpenFileNameWindowModal(QWidget* parent, const QString& caption, const QString& filter) {
-    QPointer<QFileDialog> dialog = new QFileDialog(parent, caption, {}, filter);
+    auto* dialog = new QFileDialog(parent, caption, {}, filter);
     dialog->setFileMode(QFileDialog::ExistingFile);
     dialog->setAcceptMode(QFileDialog::AcceptOpen);
-    const bool ok = execWindowModal(*dialog) == QDialog::Accepted;
-    if (!dialog)
-        return {};
-    const QStringList files = dialog->selectedFiles();
-    delete dialog;
-    return ok && !files.isEmpty() ? files.first() : QString();
+    const auto files = answerOf(dialog, [](const QFileDialog& d) { return d.selectedFiles(); });
+    return files && !files->isEmpty() ? files->first() : QString();
 }
 
 } // namespace onionvoice::ui

@@ -4,7 +4,9 @@
 #include "media/PortAudioBackend.h"
 
 #include "media/MediaLog.h"
+#include "media/PortAudioErrors.h"
 
+#include <QCoreApplication>
 #include <algorithm>
 #include <mutex>
 #include <portaudio.h>
@@ -46,8 +48,10 @@ std::unique_lock<std::recursive_mutex> lockPortAudio() {
     return std::unique_lock(mutex);
 }
 
-QString paError(PaError error) {
-    return QString::fromUtf8(Pa_GetErrorText(error));
+// The app shows these in the call window and the sound check (`ui/CMakeLists.txt` runs lupdate
+// over this file); the command line loads no translation and keeps them English.
+QString text(const char* source) {
+    return QCoreApplication::translate("PortAudioBackend", source);
 }
 
 } // namespace
@@ -65,7 +69,7 @@ PortAudioSession::~PortAudioSession() {
 }
 
 QString PortAudioSession::errorString() const {
-    return paError(m_status);
+    return describePortAudioError(m_status);
 }
 
 void PortAudioBackend::StreamCloser::operator()(PaStream* stream) const {
@@ -78,7 +82,8 @@ void PortAudioBackend::StreamCloser::operator()(PaStream* stream) const {
 std::unique_ptr<PortAudioBackend> PortAudioBackend::create(QString* error) {
     auto session = std::make_unique<PortAudioSession>();
     if (!session->isValid()) {
-        *error = QStringLiteral("PortAudio failed to initialize: %1").arg(session->errorString());
+        *error = text(QT_TRANSLATE_NOOP("PortAudioBackend", "the sound system could not start: %1"))
+                     .arg(session->errorString());
         return nullptr;
     }
     return std::unique_ptr<PortAudioBackend>(new PortAudioBackend(std::move(session)));
@@ -108,14 +113,16 @@ QList<AudioDeviceInfo> PortAudioBackend::devices() const {
 
 bool PortAudioBackend::refreshDevices(QString* error) {
     if (m_input || m_output) {
-        *error = QStringLiteral("cannot refresh audio devices while streams are open");
+        *error = text(QT_TRANSLATE_NOOP(
+            "PortAudioBackend", "audio devices cannot be refreshed while a call uses them"));
         return false;
     }
     m_session.reset();
     auto session = std::make_unique<PortAudioSession>();
     if (!session->isValid()) {
         *error =
-            QStringLiteral("PortAudio failed to re-initialize: %1").arg(session->errorString());
+            text(QT_TRANSLATE_NOOP("PortAudioBackend", "the sound system could not restart: %1"))
+                .arg(session->errorString());
         return false;
     }
     m_session = std::move(session);
@@ -125,11 +132,11 @@ bool PortAudioBackend::refreshDevices(QString* error) {
 int PortAudioBackend::resolve(const AudioDeviceChoice& choice, Direction direction,
                               QString* error) const {
     const bool input = direction == Direction::Input;
-    const char* what = input ? "input" : "output";
     if (choice.name.isEmpty()) {
         const int device = input ? Pa_GetDefaultInputDevice() : Pa_GetDefaultOutputDevice();
         if (device == paNoDevice)
-            *error = QStringLiteral("no audio %1 device found").arg(QLatin1String(what));
+            *error = input ? text(QT_TRANSLATE_NOOP("PortAudioBackend", "no microphone found"))
+                           : text(QT_TRANSLATE_NOOP("PortAudioBackend", "no speaker found"));
         return device;
     }
     const int count = Pa_GetDeviceCount();
@@ -144,8 +151,12 @@ int PortAudioBackend::resolve(const AudioDeviceChoice& choice, Direction directi
             continue;
         return i;
     }
-    *error = QStringLiteral("audio %1 device \"%2\" (%3) not found")
-                 .arg(QLatin1String(what), choice.name, choice.hostApi);
+    const QString device = choice.hostApi.isEmpty()
+                               ? choice.name
+                               : QStringLiteral("%1 (%2)").arg(choice.name, choice.hostApi);
+    *error = (input ? text(QT_TRANSLATE_NOOP("PortAudioBackend", "microphone \"%1\" not found"))
+                    : text(QT_TRANSLATE_NOOP("PortAudioBackend", "speaker \"%1\" not found")))
+                 .arg(device);
     return paNoDevice;
 }
 
@@ -165,9 +176,11 @@ PortAudioBackend::Stream PortAudioBackend::open(int device, Direction direction,
                                          kSampleRate, paFramesPerBufferUnspecified, paNoFlag,
                                          input ? inputCallback : outputCallback, &rings);
     if (status != paNoError) {
-        *error = QStringLiteral("cannot open audio %1 \"%2\": %3")
-                     .arg(input ? QStringLiteral("input") : QStringLiteral("output"),
-                          QString::fromUtf8(info->name), paError(status));
+        *error = (input ? text(QT_TRANSLATE_NOOP("PortAudioBackend",
+                                                 "microphone \"%1\" cannot be opened: %2"))
+                        : text(QT_TRANSLATE_NOOP("PortAudioBackend",
+                                                 "speaker \"%1\" cannot be opened: %2")))
+                     .arg(QString::fromUtf8(info->name), describePortAudioError(status));
         return nullptr;
     }
     return Stream(raw);
@@ -191,7 +204,9 @@ bool PortAudioBackend::start(AudioRings& rings, QString* error) {
     for (PaStream* stream : {input.get(), output.get()}) {
         const PaError status = Pa_StartStream(stream);
         if (status != paNoError) {
-            *error = QStringLiteral("cannot start audio stream: %1").arg(paError(status));
+            *error = text(QT_TRANSLATE_NOOP("PortAudioBackend",
+                                            "the audio devices opened but would not run: %1"))
+                         .arg(describePortAudioError(status));
             return false;
         }
     }

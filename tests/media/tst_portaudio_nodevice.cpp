@@ -22,7 +22,7 @@ private slots:
             QSKIP("this machine has sound devices");
         AudioRings rings;
         QVERIFY(!backend->start(rings, &error));
-        QCOMPARE(error, QStringLiteral("no audio input device found"));
+        QCOMPARE(error, QStringLiteral("no microphone found"));
         backend->setInputDevice({{}, QStringLiteral("anything")});
         QVERIFY(!backend->start(rings, &error));
         QVERIFY2(error.contains("not found"), qPrintable(error));

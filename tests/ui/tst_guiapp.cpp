@@ -128,7 +128,7 @@ private slots:
                      .value("audio/input")
                      .toString(),
                  QString());
-        QCOMPARE(nextCallsAudioError(running), QStringLiteral("no audio input device found"));
+        QCOMPARE(nextCallsAudioError(running), QStringLiteral("no microphone found"));
     }
 
     // Attack on fail-closed: contacts were lost (a blocked one may be among them), so the engine

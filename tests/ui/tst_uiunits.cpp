@@ -8,6 +8,8 @@
 #include "call/CallTypes.h"
 #include "call/Handshake.h"
 #include "contacts/ContactName.h"
+#include "media/PortAudioBackend.h"
+#include "media/PortAudioErrors.h"
 #include "tor/OnionAddress.h"
 #include "tor/OnionIdentity.h"
 #include "ui/AppSettings.h"
@@ -410,6 +412,19 @@ private slots:
                          otherAddress(), {})
                          .reason,
                      QStringLiteral("Der Name ist länger als 64 Zeichen."));
+            // Why the audio could not start, in the call window and the sound check: the sound
+            // system's sentences and the meaning of its error codes (they were English).
+            QString error;
+            auto backend = media::PortAudioBackend::create(&error);
+            QVERIFY2(backend, qPrintable(error));
+            backend->setInputDevice({{}, QStringLiteral("Headset")});
+            media::AudioRings rings;
+            QVERIFY(!backend->start(rings, &error));
+            QCOMPARE(error, QStringLiteral("Mikrofon „Headset“ nicht gefunden"));
+            constexpr int kDeviceUnavailable = -9985; // PortAudio's paDeviceUnavailable
+            QCOMPARE(media::describePortAudioError(kDeviceUnavailable),
+                     QStringLiteral(
+                         "das Gerät ist nicht verfügbar; vielleicht nutzt es ein anderes Programm"));
         }
         // Gone with its translators: English again.
         QCOMPARE(ui("onionvoice::ui::CallWindow", "In call"), QStringLiteral("In call"));

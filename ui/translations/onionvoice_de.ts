@@ -4,7 +4,7 @@
 <context>
     <name>CallEngine</name>
     <message>
-        <location filename="../../core/call/CallEngine.cpp" line="+484"/>
+        <location filename="../../core/call/CallEngine.cpp" line="+358"/>
         <source>Audio could not start: %1</source>
         <translation>Audio konnte nicht starten: %1</translation>
     </message>
@@ -307,6 +307,102 @@
         <location line="+9"/>
         <source>The address has a typo: its checksum does not match.</source>
         <translation>Die Adresse enthält einen Tippfehler: ihre Prüfsumme stimmt nicht.</translation>
+    </message>
+</context>
+<context>
+    <name>PortAudioBackend</name>
+    <message>
+        <location filename="../../core/media/PortAudioBackend.cpp" line="+85"/>
+        <source>the sound system could not start: %1</source>
+        <translation>das Audiosystem konnte nicht starten: %1</translation>
+    </message>
+    <message>
+        <location line="+31"/>
+        <source>audio devices cannot be refreshed while a call uses them</source>
+        <translation>Audiogeräte können nicht neu eingelesen werden, solange ein Anruf sie nutzt</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>the sound system could not restart: %1</source>
+        <translation>das Audiosystem konnte nicht neu starten: %1</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>no microphone found</source>
+        <translation>kein Mikrofon gefunden</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no speaker found</source>
+        <translation>kein Lautsprecher gefunden</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>microphone &quot;%1&quot; not found</source>
+        <translation>Mikrofon „%1“ nicht gefunden</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>speaker &quot;%1&quot; not found</source>
+        <translation>Lautsprecher „%1“ nicht gefunden</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>microphone &quot;%1&quot; cannot be opened: %2</source>
+        <translation>Mikrofon „%1“ lässt sich nicht öffnen: %2</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>speaker &quot;%1&quot; cannot be opened: %2</source>
+        <translation>Lautsprecher „%1“ lässt sich nicht öffnen: %2</translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <source>the audio devices opened but would not run: %1</source>
+        <translation>die Audiogeräte ließen sich öffnen, liefen aber nicht an: %1</translation>
+    </message>
+</context>
+<context>
+    <name>PortAudioErrors</name>
+    <message>
+        <location filename="../../core/media/PortAudioErrors.cpp" line="+21"/>
+        <source>the device does not exist (any more)</source>
+        <translation>das Gerät gibt es nicht (mehr)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>the device is unavailable; another program may be using it</source>
+        <translation>das Gerät ist nicht verfügbar; vielleicht nutzt es ein anderes Programm</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>the device has no mono channel</source>
+        <translation>das Gerät hat keinen Mono-Kanal</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>the device cannot run at 48 kHz</source>
+        <translation>das Gerät kann nicht mit 48 kHz laufen</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>out of memory</source>
+        <translation>zu wenig Arbeitsspeicher</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>the device did not answer in time</source>
+        <translation>das Gerät hat nicht rechtzeitig geantwortet</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>the sound system failed</source>
+        <translation>das Audiosystem hat versagt</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the sound system failed: %1</source>
+        <translation>das Audiosystem hat versagt: %1</translation>
     </message>
 </context>
 <context>
