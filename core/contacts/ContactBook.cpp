@@ -153,12 +153,20 @@ ContactBook::LoadResult ContactBook::load() {
     }
     const QString aside =
         path_ + ".corrupt-" + QDateTime::currentDateTimeUtc().toString("yyyyMMdd'T'HHmmss'Z'");
-    if (!QFile::rename(path_, aside)) {
+    // Copied aside, then replaced by the repaired book in one atomic write, here and not at the
+    // next save: a program that loads and never saves (`contacts list`, a start that fails) left
+    // no book at all, which the next start took for a first run: no blocks, strangers ring and
+    // the lost entries forgotten.
+    QString why;
+    const bool keptAside = QFile::copy(path_, aside);
+    if (!keptAside || !save(&why)) {
+        if (keptAside)
+            QFile::remove(aside);
         saveRefused_ = true;
         return {LoadOutcome::Unreadable,
-                QStringLiteral("The contact book %1 is damaged and could not be moved aside; it is "
-                               "left as it is.")
-                    .arg(path_),
+                QStringLiteral("The contact book %1 is damaged and could not be repaired (%2); it "
+                               "is left as it is.")
+                    .arg(path_, keptAside ? why : QStringLiteral("no copy could be kept aside")),
                 {},
                 repairedCount,
                 lost,

@@ -134,6 +134,32 @@ private slots:
         QVERIFY(book.find(testAddress(4))->inboundAuthPublicKey.isEmpty());
     }
 
+    // Fault: a damaged book is loaded by a program that never saves (`onionvoice-cli contacts
+    // list`, a start that fails after the load). The damaged file was moved aside and the
+    // repaired book written only at the next save, so the next start found no book: a first
+    // run, with the block and the loss forgotten and strangers ringing.
+    void damagedBookIsRepairedOnDiskAtOnce() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("contacts.json");
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("{\"version\": 1, \"contacts\": [{\"address\": \"" + testAddress(1).toLatin1() +
+                "\", \"name\": \"n\", \"added\": \"2026-01-01T00:00:00Z\", \"blocked\": true, "
+                "\"allowlisted\": false}, {\"address\": \"lost\", \"blocked\": true}]}");
+        f.close();
+        {
+            ContactBook readOnly(path);
+            QCOMPARE(readOnly.load().outcome, ContactBook::LoadOutcome::CorruptKeptAside);
+        }
+        ContactBook nextStart(path);
+        const auto again = nextStart.load();
+        QCOMPARE(again.outcome, ContactBook::LoadOutcome::Loaded);
+        QVERIFY(again.mayHaveLostEntries());
+        QVERIFY(nextStart.find(testAddress(1)) && nextStart.find(testAddress(1))->blocked);
+        QCOMPARE(QFile(path).permissions() & (QFile::ReadGroup | QFile::ReadOther),
+                 QFileDevice::Permissions{});
+    }
+
     // Fault: a book that cannot be read at all, or a damaged one that cannot be moved aside. Both
     // reported nothing lost (lost 0, damaged 0), so the engine let unknown callers ring: a
     // blocked contact among the unread entries rang as a stranger.
