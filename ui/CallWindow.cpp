@@ -105,7 +105,9 @@ void CallWindow::setCallState(call::CallState state, call::EndReason reason,
         reset();
     callState_ = state;
     switch (state) {
-    case call::CallState::Idle:
+    case call::CallState::Idle: // a window made before its call: nothing to say yet
+        state_->clear();
+        break;
     case call::CallState::Dialing:
         state_->setText(tr("Calling… (opening Tor links)"));
         break;

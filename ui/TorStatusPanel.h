@@ -30,7 +30,6 @@ public:
     void setServiceState(onionvoice::tor::OnionService::State state);
     void setFailure(const QString& reason);
     void appendLog(const QString& line);
-    bool isSlow() const { return slow_; }
 
 signals:
     void retryRequested();

@@ -89,10 +89,9 @@ GuiApp::~GuiApp() {
 }
 
 void GuiApp::start() {
-    ringtone_.setDevices(settings_.chosen().inputDevice, settings_.chosen().outputDevice);
+    ringtone_.setOutputDevice(settings_.chosen().outputDevice);
     window_->setPresetDescription(presetDescription());
     window_->setDeviceDescription(deviceDescription());
-    host_.setUnknownCallers(settings_.chosen().unknownCallers);
     startEngine();
     window_->show();
     if (!options_.openUri.isEmpty())
@@ -218,7 +217,7 @@ void GuiApp::applySettings(const ui::AppSettings& settings, bool unknownCallersC
     settings_.choose(settings);
     settings.save(store_);
     devices_->set(settings.inputDevice, settings.outputDevice);
-    ringtone_.setDevices(settings.inputDevice, settings.outputDevice);
+    ringtone_.setOutputDevice(settings.outputDevice);
     if (unknownCallersChosen)
         host_.setUnknownCallers(settings.unknownCallers);
     window_->setPresetDescription(presetDescription());

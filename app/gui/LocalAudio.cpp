@@ -14,10 +14,21 @@ LocalAudio::~LocalAudio() {
 }
 
 bool LocalAudio::start(const QString& input, const QString& output, Pump pump, QString* error) {
+    return open(media::PortAudioBackend::Streams::CaptureAndPlayback, input, output,
+                std::move(pump), error);
+}
+
+bool LocalAudio::startPlayback(const QString& output, Pump pump, QString* error) {
+    return open(media::PortAudioBackend::Streams::PlaybackOnly, {}, output, std::move(pump), error);
+}
+
+bool LocalAudio::open(media::PortAudioBackend::Streams streams, const QString& input,
+                      const QString& output, Pump pump, QString* error) {
     stop();
     backend_ = media::PortAudioBackend::create(error);
     if (!backend_)
         return false;
+    backend_->setStreams(streams);
     backend_->setInputDevice({{}, input});
     backend_->setOutputDevice({{}, output});
     rings_ = std::make_unique<media::AudioRings>();

@@ -23,10 +23,15 @@ public:
     // Opens the devices (empty names: the system defaults) and calls `pump` every 10 ms, and
     // once before the streams start so that playback begins with data.
     bool start(const QString& input, const QString& output, Pump pump, QString* error);
+    // The same with the output device alone; the microphone stays closed.
+    bool startPlayback(const QString& output, Pump pump, QString* error);
     void stop();
     bool isRunning() const { return backend_ != nullptr; }
 
 private:
+    bool open(media::PortAudioBackend::Streams streams, const QString& input, const QString& output,
+              Pump pump, QString* error);
+
     std::unique_ptr<media::PortAudioBackend> backend_;
     std::unique_ptr<media::AudioRings> rings_;
     Pump pump_;

@@ -21,8 +21,7 @@ constexpr std::size_t kAhead = media::kSampleRate / 10; // 100 ms in the ring
 Ringtone::Ringtone(QObject* parent)
     : QObject(parent) {}
 
-void Ringtone::setDevices(const QString& input, const QString& output) {
-    input_ = input;
+void Ringtone::setOutputDevice(const QString& output) {
     output_ = output;
 }
 
@@ -35,8 +34,8 @@ void Ringtone::setRinging(bool ringing) {
         return;
     sample_ = 0;
     QString error;
-    if (!audio_.start(
-            input_, output_, [this](media::AudioRings& r) { fill(r); }, &error)) {
+    if (!audio_.startPlayback(
+            output_, [this](media::AudioRings& r) { fill(r); }, &error)) {
         // No sound device: the prompt and the notification still show the call.
         qCWarning(lcRingtone) << "no ringtone:" << error;
         QApplication::beep();
@@ -44,8 +43,6 @@ void Ringtone::setRinging(bool ringing) {
 }
 
 void Ringtone::fill(media::AudioRings& rings) {
-    std::vector<float> discard(rings.capture.readable());
-    rings.capture.read(discard); // the microphone is not listened to
     const std::size_t buffered = rings.playback.readable();
     if (buffered >= kAhead)
         return;

@@ -11,13 +11,13 @@ class Ringtone : public QObject {
 public:
     explicit Ringtone(QObject* parent = nullptr);
 
-    void setDevices(const QString& input, const QString& output);
+    void setOutputDevice(const QString& output);
     void setRinging(bool ringing);
 
 private:
     void fill(media::AudioRings& rings);
 
-    QString input_, output_;
+    QString output_;
     LocalAudio audio_;
     std::uint64_t sample_ = 0;
 };

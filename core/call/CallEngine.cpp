@@ -1,5 +1,6 @@
-// The call engine: the call state machine. It starts the service host, lets callers ring,
-// dials out, answers, and ends calls; the slots and records of a call live in its CallSession.
+// The call engine: the call state machine. It starts the service host, dials out, answers and
+// ends calls; callers ring through CallEngineIncoming.cpp, and the slots and records of a call
+// live in its CallSession.
 #include "CallEngine.h"
 
 #include "CallStatisticsSnapshot.h"
@@ -114,7 +115,7 @@ void CallEngine::onContactsChanged() {
 void CallEngine::stop() {
     if (call_)
         end(EndReason::HungUpLocally);
-    closeEndedCalls();
+    ended_.clear();
     host_.stop();
 }
 
@@ -445,7 +446,7 @@ void CallEngine::sendPacket(std::uint32_t sequence, const QByteArray& packet) {
 }
 
 // A slot connected directly may end the call while its statistics are announced; `call` then
-// lives on among the ended calls until closeEndedCalls.
+// lives on among the ended calls until its linger is over.
 void CallEngine::publishStatistics(CallSession& call) {
     emit statisticsChanged(snapshotStatistics(call));
     call.startSnapshotInterval();
@@ -482,13 +483,13 @@ void CallEngine::end(EndReason reason) {
     call->detach(this);
     qCDebug(lcCall) << "call ended:" << describe(reason);
     const QString peer = call->peer;
-    ended_.push_back(std::move(call));
-    QTimer::singleShot(kLingerBeforeClose, this, &CallEngine::closeEndedCalls);
+    // Each ended call lingers its own full time: one timer closing them all cut short a call that
+    // ended just after another, its HangUp perhaps not yet out, and its caller could tell it from
+    // a decoy ring by when the stream closed.
+    const std::uint64_t serial = ++endedSerial_;
+    ended_.emplace(serial, std::move(call));
+    QTimer::singleShot(kLingerBeforeClose, this, [this, serial] { ended_.erase(serial); });
     emit callStateChanged(CallState::Ended, peer, reason);
-}
-
-void CallEngine::closeEndedCalls() {
-    ended_.clear();
 }
 
 } // namespace onionvoice::call

@@ -22,6 +22,7 @@
 #include <QObject>
 #include <QTimer>
 #include <functional>
+#include <map>
 #include <memory>
 
 namespace onionvoice::call {
@@ -118,7 +119,6 @@ private:
 
     [[nodiscard]] bool setCallState(CallState state);
     void end(EndReason reason);
-    void closeEndedCalls();
 
     void onIncomingHello(net::OnionLink* link, const Hello& hello);
     void refuseIncoming(net::OnionLink* link, const QString& peer, RefusalReason reason,
@@ -151,8 +151,10 @@ private:
     QElapsedTimer monotonic_;
     RingAdmission admission_;
     std::unique_ptr<CallSession> call_;
-    RelinkRescue relinkRescue_;                       // of the outgoing call
-    std::vector<std::unique_ptr<CallSession>> ended_; // their links linger briefly, then close
+    RelinkRescue relinkRescue_; // of the outgoing call
+    // Ended calls by serial: their links linger kLingerBeforeClose each, then close.
+    std::map<std::uint64_t, std::unique_ptr<CallSession>> ended_;
+    std::uint64_t endedSerial_ = 0;
     QTimer tick_;
     int ticks_ = 0;
     media::Microphone microphone_ = media::Microphone::Live;

@@ -51,7 +51,8 @@ public:
     std::optional<JitterBuffer::Time> receivePacket(std::uint32_t sequence,
                                                     const QByteArray& packet);
     void setMicrophone(Microphone microphone) { m_microphone = microphone; }
-    // The peer's measured loss of our packets (it travels back in its records).
+    // The loss of our packets, which sets the strength of the FEC we send. The peer's measure of
+    // it does not travel back (yet); the call passes its own receive loss as a stand-in.
     void setPeerLossPercent(double percent);
 
     JitterBufferStats receiveStats() const;

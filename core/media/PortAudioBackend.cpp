@@ -189,19 +189,22 @@ PortAudioBackend::Stream PortAudioBackend::open(int device, Direction direction,
 bool PortAudioBackend::start(AudioRings& rings, QString* error) {
     stop();
     const auto lock = lockPortAudio();
-    const int inputDevice = resolve(m_inputChoice, Direction::Input, error);
-    if (inputDevice == paNoDevice)
+    const bool capture = m_streams == Streams::CaptureAndPlayback;
+    const int inputDevice = capture ? resolve(m_inputChoice, Direction::Input, error) : paNoDevice;
+    if (capture && inputDevice == paNoDevice)
         return false;
     const int outputDevice = resolve(m_outputChoice, Direction::Output, error);
     if (outputDevice == paNoDevice)
         return false;
-    Stream input = open(inputDevice, Direction::Input, rings, error);
-    if (!input)
+    Stream input = capture ? open(inputDevice, Direction::Input, rings, error) : nullptr;
+    if (capture && !input)
         return false;
     Stream output = open(outputDevice, Direction::Output, rings, error);
     if (!output)
         return false;
     for (PaStream* stream : {input.get(), output.get()}) {
+        if (!stream)
+            continue;
         const PaError status = Pa_StartStream(stream);
         if (status != paNoError) {
             *error = text(QT_TRANSLATE_NOOP("PortAudioBackend",

@@ -48,6 +48,9 @@ public:
     // PortAudio only enumerates devices when it initializes, so a refresh re-initializes it.
     // Only while stopped; returns false with *error otherwise or on failure.
     bool refreshDevices(QString* error);
+    // A ringtone plays and listens to nothing: it must not open (and light up) the microphone.
+    enum class Streams { CaptureAndPlayback, PlaybackOnly };
+    void setStreams(Streams streams) { m_streams = streams; }
     void setInputDevice(const AudioDeviceChoice& choice) { m_inputChoice = choice; }
     void setOutputDevice(const AudioDeviceChoice& choice) { m_outputChoice = choice; }
 
@@ -69,6 +72,7 @@ private:
     Stream open(int device, Direction direction, AudioRings& rings, QString* error);
 
     std::unique_ptr<PortAudioSession> m_session;
+    Streams m_streams = Streams::CaptureAndPlayback;
     AudioDeviceChoice m_inputChoice;
     AudioDeviceChoice m_outputChoice;
     Stream m_input;

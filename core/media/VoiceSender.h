@@ -40,7 +40,6 @@ public:
     // The receiver's measured loss sets the FEC strength. It is capped at 5 %: on our test speech
     // stronger FEC cost more in every packet than it won back, at 5 % and at 10 % loss alike.
     void setMeasuredLossPercent(double percent);
-    const EncoderSettings& encoderSettings() const { return m_encoder->settings(); }
 
 private:
     VoiceSender(std::unique_ptr<VoiceEncoder> encoder, std::unique_ptr<VoiceProcessor> processor,

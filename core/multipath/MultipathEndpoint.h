@@ -60,7 +60,6 @@ public:
     const LinkGroups& groups() const { return groups_; }
     const Receiver& receiver() const { return receiver_; }
     const EndpointCounters& counters() const { return counters_; }
-    std::string_view policyName() const { return policy_->name(); }
 
 private:
     struct SentFrame {

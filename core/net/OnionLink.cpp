@@ -229,7 +229,7 @@ void OnionLink::deliverRecords() {
 bool OnionLink::sendRecord(std::span<const std::uint8_t> record) {
     if (state_ != State::Open || record.size() != recordSize_)
         return false;
-    if (socket_->bytesToWrite() + qint64(record.size()) > maxSendBacklog_) {
+    if (socket_->bytesToWrite() + qint64(record.size()) > kMaxSendBacklog) {
         // Failed from the event loop: the caller may be in the middle of sending on all links.
         QTimer::singleShot(0, this, [this] {
             fail(Failure::SendBacklog, QStringLiteral("the other side stopped reading"));

@@ -42,13 +42,13 @@ public:
         ProtocolError,    // the SOCKS answer made no sense
         Timeout,          // not open within the connect timeout
         Closed,           // the open stream was closed by the other side or by tor
-        SendBacklog,      // the other side stopped reading: more than maxSendBacklog unsent
+        SendBacklog,      // the other side stopped reading: more than kMaxSendBacklog unsent
     };
     Q_ENUM(Failure)
 
     // Unsent bytes a link may hold before it is closed (~5 s of records at the usual rate,
     // with the kernel's send buffer kept small so the backlog shows here).
-    static constexpr qint64 kDefaultMaxSendBacklog = 64 * 1024;
+    static constexpr qint64 kMaxSendBacklog = 64 * 1024;
 
     explicit OnionLink(std::size_t recordSize, QObject* parent = nullptr);
 
@@ -63,9 +63,8 @@ public:
 
     // Queues one whole record; refuses (returns false) when the link is not open or the size
     // is not the record size. A peer that stops reading cannot make us buffer without end: past
-    // maxSendBacklog the link fails with SendBacklog.
+    // kMaxSendBacklog the link fails with SendBacklog.
     bool sendRecord(std::span<const std::uint8_t> record);
-    void setMaxSendBacklog(qint64 bytes) { maxSendBacklog_ = bytes; }
     void close();
 
     State state() const { return state_; }
@@ -107,7 +106,6 @@ private:
     QString failureText_;
     std::optional<SocksHandshake> socks_; // dialled links only
     QByteArray buffer_;
-    qint64 maxSendBacklog_ = kDefaultMaxSendBacklog;
 };
 
 } // namespace onionvoice::net

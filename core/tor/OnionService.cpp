@@ -63,7 +63,7 @@ void OnionService::publish() {
     // Tor keeps the old client keys until the service is removed, and refuses a second ADD_ONION
     // for it; withheld, the old keys must not stay live either.
     removeFromTor(controller);
-    if (config_.access == Access::ClientAuthOnly && config_.clientAuthPublicKeys.isEmpty()) {
+    if (withheld()) {
         failureReason_ = QStringLiteral(
             "Contacts-only: no contact holds an access key yet, so the service is not published "
             "(it would be open to everyone).");

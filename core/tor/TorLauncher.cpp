@@ -13,6 +13,7 @@
 #include <QScopeGuard>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include <algorithm>
 #include <cstring>
 #include <memory>
 #include <sodium.h>
@@ -528,8 +529,9 @@ void TorLauncher::handleFailure(const QString& reason) {
                             .arg(reason));
         return;
     }
-    ++restartCount_;
-    const auto delay = config_.restartBackoff * (1 << (consecutiveFailures_ - 1));
+    // Doubling per failure, the exponent bounded: a configured limit above 31 failures would
+    // shift past the int.
+    const auto delay = config_.restartBackoff * (1 << std::min(consecutiveFailures_ - 1, 10));
     qCWarning(lcTor).noquote() << reason << "- restarting tor in" << delay.count() << "ms";
     failureReason_ = reason;
     setState(State::Starting);

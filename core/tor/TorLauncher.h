@@ -88,7 +88,6 @@ public:
     quint16 socksPort() const { return socksPort_; }
     qint64 processId() const { return process_.processId(); }
     QString torDirectory() const;
-    int restartCount() const { return restartCount_; }
 
 signals:
     void stateChanged(onionvoice::tor::TorLauncher::State state);
@@ -128,7 +127,6 @@ private:
     QTimer restartTimer_;
     std::chrono::steady_clock::time_point launchedAt_;
     int consecutiveFailures_ = 0;
-    int restartCount_ = 0;
     quint16 socksPort_ = 0;
     QString socksSocketPath_;
     std::unique_ptr<QTemporaryDir> socksSocketFallback_; // when tor's directory's path is too long

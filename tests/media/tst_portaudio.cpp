@@ -47,6 +47,22 @@ private slots:
                  qPrintable(error));
     }
 
+    // Fault: the ringtone opened the microphone as well, so it lit the system's microphone
+    // indicator while the phone rang, and a machine without a microphone rang with a beep only.
+    void playbackOnlyLeavesTheMicrophoneClosed() {
+        QString error;
+        auto backend = PortAudioBackend::create(&error);
+        QVERIFY(backend);
+        backend->setStreams(PortAudioBackend::Streams::PlaybackOnly);
+        backend->setInputDevice({QStringLiteral("ALSA"), QStringLiteral("no such microphone")});
+        AudioRings rings;
+        QVERIFY2(backend->start(rings, &error), qPrintable(error));
+        QTRY_VERIFY(rings.playedSamples.load() > 4800);
+        QCOMPARE(rings.capturedSamples.load(), 0u);
+        QCOMPARE(backend->latency().input.count(), 0);
+        QVERIFY(backend->latency().output.count() > 0);
+    }
+
     void callbacksRunAtRealTimePaceAndLoopBack() {
         QString error;
         auto backend = PortAudioBackend::create(&error);

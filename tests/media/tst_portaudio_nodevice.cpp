@@ -26,6 +26,9 @@ private slots:
         backend->setInputDevice({{}, QStringLiteral("anything")});
         QVERIFY(!backend->start(rings, &error));
         QVERIFY2(error.contains("not found"), qPrintable(error));
+        backend->setStreams(PortAudioBackend::Streams::PlaybackOnly);
+        QVERIFY(!backend->start(rings, &error));
+        QCOMPARE(error, QStringLiteral("no speaker found")); // the microphone is not looked for
         QVERIFY2(backend->refreshDevices(&error), qPrintable(error));
         QCOMPARE(backend->latency().output.count(), 0);
     }
