@@ -2,6 +2,7 @@
 // engine (Commands.h); `audio-loop` pushes speech through the audio engine (and optionally a
 // simulated multipath network replaying a link trace) and prints quality as JSON.
 #include "../PrivateFileMode.h"
+#include "../ProcessListSecrets.h"
 #include "AudioLoop.h"
 #include "Commands.h"
 #include "ExitCode.h"
@@ -183,6 +184,7 @@ int main(int argc, char** argv) {
     QLoggingCategory::setFilterRules(
         QStringLiteral("onionvoice.*.debug=false\nonionvoice.*.info=false"));
     QStringList arguments = QCoreApplication::arguments();
+    onionvoice::app::hideAccessKeysFromProcessList(argc, argv);
     const QString command = arguments.size() > 1 ? arguments.at(1) : QString();
     const std::map<QString, int (*)(const QStringList&)> commands{
         {"audio-loop", audioLoop},      {"id", cli::runId},

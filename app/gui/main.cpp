@@ -1,6 +1,7 @@
 // onionvoice: the desktop app. Without options it uses the real Tor network; --testnet runs it
 // on the private network of tests/testnet (demo mode); --self-test checks the machine.
 #include "../PrivateFileMode.h"
+#include "../ProcessListSecrets.h"
 #include "GuiApp.h"
 #include "InstanceGuard.h"
 #include "SelfTest.h"
@@ -68,6 +69,7 @@ int main(int argc, char** argv) {
         "link", QApplication::translate("main", "An onionvoice: link to add as a contact."),
         "[link]");
     parser.process(app);
+    onionvoice::app::hideAccessKeysFromProcessList(argc, argv);
 
     if (parser.isSet(selfTest)) {
         const QJsonObject result = gui::runSelfTest();

@@ -12,6 +12,7 @@
 #include <QJsonObject>
 #include <QLocalSocket>
 #include <QProcess>
+#include <QSettings>
 #include <QTemporaryDir>
 #include <QTest>
 #include <csignal>
@@ -249,6 +250,54 @@ private slots:
             QJsonDocument::fromJson(book.readAll()).object()["contacts"].toArray().at(0).toObject();
         QCOMPARE(kept["name"].toString(), oldName);
         QCOMPARE(kept["outbound_auth_private_key"].toString(), QString::fromLatin1(key.toBase64()));
+    }
+
+    // Attack: another user of the machine reads the process list. A link with a contact's access
+    // key, opened by the desktop (`onionvoice LINK`) or called (`onionvoice-cli call LINK`), showed
+    // the key in /proc/PID/cmdline for as long as the program ran.
+    void accessKeysStayOutOfTheProcessList_data() {
+        QTest::addColumn<QString>("program");
+        QTest::newRow("onionvoice-cli call") << QStringLiteral(ONIONVOICE_CLI);
+#ifdef ONIONVOICE_GUI
+        QTest::newRow("onionvoice") << QStringLiteral(ONIONVOICE_GUI);
+#endif
+    }
+    void accessKeysStayOutOfTheProcessList() {
+        QFETCH(QString, program);
+        if (!QFile::exists(QStringLiteral("/proc/self/cmdline")))
+            QSKIP("no /proc here");
+        const QString peer = otherAddress();
+        const QString key = QString::fromLatin1(
+            QByteArray(32, '\x5c')
+                .toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals));
+        const QString link = "onionvoice:" + peer + "?auth=" + key + "&name=Bob";
+        QTemporaryDir dir;
+        QProcess running;
+        if (program == QLatin1String(ONIONVOICE_CLI)) {
+            running.start(program, {"call", link, "--tor", waitingTor(dir), "--data-dir",
+                                    dir.filePath("data")});
+        } else {
+            QDir().mkpath(dir.filePath("data"));
+            QSettings settings(dir.filePath("data/settings.ini"), QSettings::IniFormat);
+            settings.setValue("tor/path", waitingTor(dir));
+            settings.sync();
+            QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+            env.insert("QT_QPA_PLATFORM", "offscreen");
+            running.setProcessEnvironment(env);
+            running.start(program, {"--data-dir", dir.filePath("data"), link});
+        }
+        QVERIFY(running.waitForStarted());
+        const auto shown = [&running] {
+            QFile cmdline(QStringLiteral("/proc/%1/cmdline").arg(running.processId()));
+            return cmdline.open(QIODevice::ReadOnly) ? cmdline.readAll() : QByteArray();
+        };
+        // The link itself stays (its address and name are not secret), its key does not.
+        QTRY_VERIFY_WITH_TIMEOUT(shown().contains("&name=Bob") && !shown().contains(key.toLatin1()),
+                                 20000);
+        QVERIFY(shown().contains(peer.toLatin1()));
+        QCOMPARE(running.state(), QProcess::Running);
+        running.kill();
+        running.waitForFinished();
     }
 };
 
