@@ -1,7 +1,6 @@
 // The onionvoice program's composition.
 #include "GuiApp.h"
 
-#include "../TestNetworkTorrc.h"
 #include "DeviceSoundCheck.h"
 #include "media/PortAudioBackend.h"
 #include "media/WavFileBackend.h"
@@ -49,8 +48,6 @@ GuiApp::GuiApp(GuiOptions options, QObject* parent)
              QSettings::IniFormat)
     , settings_(ui::AppSettings::load(store_)) {
     devices_->set(settings_.chosen().inputDevice, settings_.chosen().outputDevice);
-    if (!options_.testnetDirectory.isEmpty())
-        qputenv("ONIONVOICE_TESTNET", QFile::encodeName(options_.testnetDirectory));
     window_ = std::make_unique<ui::MainWindow>(&host_);
     window_->setRinger([this](bool on) { ringtone_.setRinging(on); });
     connect(window_.get(), &ui::MainWindow::settingsRequested, this,
@@ -131,7 +128,7 @@ call::EngineConfig GuiApp::engineConfig() const {
         config.extraTorrcLines.append(tor::bridgeTorrcLines(
             chosen.bridgeLines, {env.obfs4Executable, env.snowflakeExecutable}, tor));
     }
-    config.extraTorrcLines.append(app::testNetworkTorrcLinesFromEnvironment());
+    config.extraTorrcLines.append(options_.testnetTorrcLines);
     // The devices as chosen when a call starts, not when the engine started: they change without
     // a restart.
     config.audio = [options = options_,

@@ -21,11 +21,13 @@ class DeviceSoundCheck;
 
 struct GuiOptions {
     QString dataDirectory;
-    QString testnetDirectory; // a private network of tests/testnet: demo mode
-    QStringList contacts;     // contact links put into the book at start (demo mode)
-    QString playFile;         // a WAV file as the microphone instead of the sound card
-    QString recordFile;       // where to record what is heard, with playFile
-    QString openUri;          // an onionvoice: link to show in the add-contact field
+    // The client options of a private network of tests/testnet (demo mode: --testnet DIR, read by
+    // main()); empty on the real Tor network. Never taken from the environment.
+    QStringList testnetTorrcLines;
+    QStringList contacts; // contact links put into the book at start (demo mode)
+    QString playFile;     // a WAV file as the microphone instead of the sound card
+    QString recordFile;   // where to record what is heard, with playFile
+    QString openUri;      // an onionvoice: link to show in the add-contact field
 };
 
 class GuiApp : public QObject {

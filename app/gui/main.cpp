@@ -2,6 +2,7 @@
 // on the private network of tests/testnet (demo mode); --self-test checks the machine.
 #include "../PrivateFileMode.h"
 #include "../ProcessListSecrets.h"
+#include "../TestNetworkTorrc.h"
 #include "GuiApp.h"
 #include "InstanceGuard.h"
 #include "SelfTest.h"
@@ -84,8 +85,20 @@ int main(int argc, char** argv) {
     QDir().mkpath(options.dataDirectory); // a failure is reported by the claim below
     QFile::setPermissions(options.dataDirectory,
                           QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
-    if (parser.isSet(testnet))
-        options.testnetDirectory = QDir(parser.value(testnet)).absolutePath();
+    if (parser.isSet(testnet)) {
+        // Read once, here: a file that cannot be used stops the start, rather than the app going
+        // onto the real Tor network (or a network someone else described) in demo mode.
+        const QString network = QDir(parser.value(testnet)).absolutePath();
+        QString why;
+        const auto lines = app::readTestNetworkTorrc(network, &why);
+        if (!lines) {
+            gui::reportStartFailure(
+                QApplication::translate("main", "--testnet %1: %2").arg(network, why),
+                gui::windowsAreSeen());
+            return 1;
+        }
+        options.testnetTorrcLines = *lines;
+    }
     options.contacts = parser.values(contact);
     options.playFile = parser.value(play);
     options.recordFile = parser.value(record);

@@ -121,6 +121,25 @@ private slots:
         }
     }
 
+    // Attack: `--testnet DIR` put DIR/client.torrc into tor's configuration whoever could write it
+    // (a directory in /tmp that another user created first): a directory authority or a SOCKS
+    // port of their choosing. Refused before anything starts, naming the file.
+    void testnetRefusesAClientTorrcOthersCanChange() {
+        QTemporaryDir network;
+        QFile torrc(network.filePath("client.torrc"));
+        QVERIFY(torrc.open(QIODevice::WriteOnly));
+        torrc.write("TestingTorNetwork 1\nSocksPort 0.0.0.0:9999\n");
+        torrc.close();
+        QVERIFY(torrc.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner |
+                                     QFileDevice::ReadOther | QFileDevice::WriteOther));
+        const Run r = cli({"serve", "--testnet", network.path(), "--tor", "/bin/false",
+                           "--data-dir", data_.filePath("testnet")});
+        QCOMPARE(r.exitCode, 4);
+        QVERIFY2(r.errors.contains(torrc.fileName()) &&
+                     r.errors.contains("can be changed by other users (mode 0606)"),
+                 qPrintable(r.errors));
+    }
+
     // Fault: `contacts add --name` skipped the length and control-character checks.
     void contactsAddRefusesNamesTheAppRefuses() {
         const QString peer = otherAddress();

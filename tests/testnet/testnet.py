@@ -490,8 +490,8 @@ def up(args):
     print(json.dumps(report, indent=1))
     print(f"""
 Private Tor network up in {root} (watchdog PID {watchdog_proc.pid}, watching PID {watch_pid}).
-An OnionVoice instance uses it with:
-    export ONIONVOICE_TESTNET={root}
+An OnionVoice instance uses it with --testnet {root} (onionvoice, onionvoice-cli serve|call),
+the tests with ONIONVOICE_TESTNET={root}
 (its tor then adds the lines of {root}/client.torrc to its own torrc).
 Stop it with: {sys.argv[0]} down {root}""")
 

@@ -73,7 +73,13 @@ int main(int argc, char** argv) {
 
     gui::GuiOptions options;
     options.dataDirectory = QDir(parser.value(dataDir)).absolutePath();
-    options.testnetDirectory = parser.value(testnet);
+    QString why;
+    const auto network = app::readTestNetworkTorrc(parser.value(testnet), &why);
+    if (!network) {
+        std::fprintf(stderr, "onionvoice-screenshots: --testnet: %s\n", qPrintable(why));
+        return 1;
+    }
+    options.testnetTorrcLines = *network;
     options.contacts = parser.values(contact);
     options.playFile = parser.value(play);
     gui::GuiApp gui(options);
@@ -86,7 +92,7 @@ int main(int argc, char** argv) {
     ui::EngineHost caller;
     call::EngineConfig callerConfig;
     callerConfig.dataDirectory = QDir(options.dataDirectory).filePath("../caller");
-    callerConfig.extraTorrcLines = app::testNetworkTorrcLinesFromEnvironment();
+    callerConfig.extraTorrcLines = *network;
     callerConfig.audio = [](QString* error) -> std::unique_ptr<media::AudioBackend> {
         return media::WavFileBackend::create({}, {}, media::Pacing::RealTime, error);
     };

@@ -1,5 +1,6 @@
 // The desktop app's composition (GuiApp), offscreen and without a network or sound devices: what
 // the user changes in Settings reaches the engine that is already running.
+#include "../../app/TestNetworkTorrc.h"
 #include "../cli/StandInTor.h"
 #include "../contacts/ContactTestData.h"
 #include "GuiApp.h"
@@ -13,6 +14,7 @@
 
 #include <QApplication>
 #include <QCheckBox>
+#include <QDir>
 #include <QFile>
 #include <QMessageBox>
 #include <QPushButton>
@@ -23,6 +25,7 @@
 #include <QTest>
 #include <QTimer>
 #include <QWindow>
+#include <unistd.h>
 
 using namespace onionvoice;
 
@@ -47,6 +50,18 @@ void drainEngineThread(ui::EngineHost* host) {
     QMetaObject::invokeMethod(
         &probe, [] {}, Qt::BlockingQueuedConnection);
 }
+
+// Writes `content` to DIR/client.torrc with the given mode.
+void writeClientTorrc(const QString& directory, const QByteArray& content,
+                      QFileDevice::Permissions mode) {
+    QFile file(QDir(directory).filePath(QStringLiteral("client.torrc")));
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    QCOMPARE(file.write(content), content.size());
+    file.close();
+    QVERIFY(file.setPermissions(mode));
+}
+
+constexpr auto kOwnerReadWrite = QFileDevice::ReadOwner | QFileDevice::WriteOwner;
 
 // Opens Settings as the menu does; `act` gets the dialog and closes it.
 void inSettings(gui::GuiApp& app, const std::function<void(QDialog*)>& act) {
@@ -230,6 +245,70 @@ private slots:
         app.window()->show(); // no engine: the test plays its reports
         QVERIFY(QTest::qWaitForWindowExposed(app.window()));
         answerAndHangUpWhileOpen(app, dialog);
+    }
+
+    // Attack: the installed app read $ONIONVOICE_TESTNET without --testnet, and the test network's
+    // README had developers export it naming a directory in /tmp, which another local user could
+    // create first. Whoever controlled it put a foreign directory authority and a SOCKS port open
+    // to the network into the real app's torrc. Only --testnet (GuiOptions::testnetTorrcLines,
+    // read by main()) brings a test network now.
+    void theEnvironmentBringsNoTestNetwork() {
+        QTemporaryDir data, network;
+        writeClientTorrc(network.path(),
+                         "TestingTorNetwork 1\nDirAuthority evil orport=1 v3ident=X 192.0.2.1:2 Y\n"
+                         "SocksPort 0.0.0.0:9999\n",
+                         kOwnerReadWrite);
+        qputenv("ONIONVOICE_TESTNET", QFile::encodeName(network.path()));
+        const auto unset = qScopeGuard([] { qunsetenv("ONIONVOICE_TESTNET"); });
+        gui::GuiApp app(gui::GuiOptions{data.path(), {}, {}, {}, {}, {}});
+        const QStringList lines = app.engineConfig().extraTorrcLines;
+        for (const QString& line : lines)
+            QVERIFY2(!line.startsWith(QStringLiteral("TestingTorNetwork")) &&
+                         !line.startsWith(QStringLiteral("DirAuthority")) &&
+                         !line.startsWith(QStringLiteral("SocksPort")),
+                     qPrintable(line));
+        // What --testnet brings does reach tor (the demo).
+        gui::GuiApp demo(
+            gui::GuiOptions{data.path(), {QStringLiteral("TestingTorNetwork 1")}, {}, {}, {}, {}});
+        QVERIFY(
+            demo.engineConfig().extraTorrcLines.contains(QStringLiteral("TestingTorNetwork 1")));
+    }
+
+    // Attack: a client.torrc another user may write (a group- or world-writable file, or the
+    // network directory made by someone else in /tmp) went into tor's configuration as it was.
+    void aClientTorrcOthersCouldChangeIsRefused_data() {
+        QTest::addColumn<int>("mode");
+        QTest::addColumn<QString>("reason");
+        QTest::newRow("group-writable")
+            << int(kOwnerReadWrite | QFileDevice::WriteGroup)
+            << QStringLiteral("can be changed by other users (mode 0620)");
+        QTest::newRow("world-writable")
+            << int(kOwnerReadWrite | QFileDevice::WriteOther)
+            << QStringLiteral("can be changed by other users (mode 0602)");
+    }
+    void aClientTorrcOthersCouldChangeIsRefused() {
+        QFETCH(int, mode);
+        QFETCH(QString, reason);
+        QTemporaryDir network;
+        writeClientTorrc(network.path(), "TestingTorNetwork 1\n", kOwnerReadWrite);
+        QString why;
+        QCOMPARE(app::readTestNetworkTorrc(network.path(), &why),
+                 std::optional(QStringList{QStringLiteral("TestingTorNetwork 1")}));
+        QVERIFY(QFile::setPermissions(network.filePath(QStringLiteral("client.torrc")),
+                                      QFileDevice::Permissions(mode)));
+        QVERIFY(!app::readTestNetworkTorrc(network.path(), &why));
+        QVERIFY2(why.contains(reason), qPrintable(why));
+    }
+    void aClientTorrcOfAnotherUserIsRefused() {
+        if (::geteuid() != 0)
+            QSKIP("needs root to give the file to another user");
+        QTemporaryDir network;
+        writeClientTorrc(network.path(), "TestingTorNetwork 1\n", kOwnerReadWrite);
+        const QByteArray path = QFile::encodeName(network.filePath(QStringLiteral("client.torrc")));
+        QCOMPARE(::chown(path.constData(), 65534, 65534), 0); // nobody
+        QString why;
+        QVERIFY(!app::readTestNetworkTorrc(network.path(), &why));
+        QVERIFY2(why.contains(QStringLiteral("belongs to another user")), qPrintable(why));
     }
 };
 

@@ -56,7 +56,7 @@ private slots:
         QString error;
         QVERIFY2(media::writeWavFile(microphone, silence, 48000, &error), qPrintable(error));
         gui::GuiApp app(gui::GuiOptions{testnet::clientConfig("guirestart").dataDirectory,
-                                        testnet::networkDirectory(),
+                                        testnet::clientTorrcLines(),
                                         {},
                                         microphone,
                                         {},

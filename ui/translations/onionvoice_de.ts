@@ -435,7 +435,7 @@
 <context>
     <name>main</name>
     <message>
-        <location filename="../../app/gui/main.cpp" line="+44"/>
+        <location filename="../../app/gui/main.cpp" line="+45"/>
         <source>Anonymous voice calls over Tor onion services.</source>
         <translation>Anonyme Sprachanrufe über Tor-Onion-Dienste.</translation>
     </message>
@@ -474,6 +474,39 @@
         <source>An onionvoice: link to add as a contact.</source>
         <translation>Ein onionvoice:-Link, der als Kontakt hinzugefügt wird.</translation>
     </message>
+    <message>
+        <location line="+25"/>
+        <source>--testnet %1: %2</source>
+        <translation>--testnet %1: %2</translation>
+    </message>
+</context>
+<context>
+    <name>onionvoice::app</name>
+    <message>
+        <location filename="../../app/TestNetworkTorrc.h" line="+29"/>
+        <source>cannot read %1 (%2)</source>
+        <translation>%1 kann nicht gelesen werden (%2)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>no network directory</source>
+        <translation>kein Netzwerkverzeichnis</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>cannot inspect %1</source>
+        <translation>%1 kann nicht geprüft werden</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>%1 belongs to another user; refusing to put its lines into tor&apos;s configuration</source>
+        <translation>%1 gehört einem anderen Benutzer; seine Zeilen werden nicht in die Konfiguration von tor übernommen</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>%1 can be changed by other users (mode %2); refusing to put its lines into tor&apos;s configuration (chmod go-w)</source>
+        <translation>%1 kann von anderen Benutzern geändert werden (Modus %2); seine Zeilen werden nicht in die Konfiguration von tor übernommen (chmod go-w)</translation>
+    </message>
 </context>
 <context>
     <name>onionvoice::app::InstanceGuard</name>
@@ -506,7 +539,7 @@
 <context>
     <name>onionvoice::gui::GuiApp</name>
     <message>
-        <location filename="../../app/gui/GuiApp.cpp" line="+212"/>
+        <location filename="../../app/gui/GuiApp.cpp" line="+209"/>
         <source>Microphone: %1 · Speaker: %2</source>
         <translation>Mikrofon: %1 · Lautsprecher: %2</translation>
     </message>
