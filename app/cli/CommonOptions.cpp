@@ -1,6 +1,7 @@
 // Parsing and checking of the options shared by id, serve, call and contacts.
 #include "CommonOptions.h"
 
+#include "../DataDirectory.h"
 #include "../TestNetworkTorrc.h"
 #include "multipath/SchedulingPolicy.h"
 
@@ -8,6 +9,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QStandardPaths>
+#include <QTextStream>
 
 namespace onionvoice::cli {
 namespace {
@@ -61,12 +63,27 @@ CommonOptions::CommonOptions(QCommandLineParser& parser)
                        links_, bitrate_, json_});
 }
 
-QString CommonOptions::defaultDataDirectory() {
-    return QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation);
+QCommandLineOption CommonOptions::dataDirectoryOption(const QString& what) {
+    const QString directory = app::defaultDataDirectory();
+    return {"data-dir", what + QStringLiteral(" Default: %1, the desktop app's.").arg(directory),
+            "DIR", directory};
 }
 
-QCommandLineOption CommonOptions::dataDirectoryOption(const QString& what) {
-    return {"data-dir", what, "DIR", defaultDataDirectory()};
+QString CommonOptions::dataDirectory(const QCommandLineParser& parser,
+                                     const QCommandLineOption& option) {
+    const QString directory = QDir(parser.value(option)).absolutePath();
+    // The default onionvoice-cli had before it shared the app's: QStandardPaths under the CLI's
+    // own name. An identity there is not moved (the app's directory may hold one already), but
+    // it is not silently left behind either.
+    const QString former = QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation);
+    if (!parser.isSet(option) && !former.isEmpty() && QDir(former).absolutePath() != directory &&
+        QFileInfo::exists(QDir(former).filePath(QStringLiteral("identity.key"))))
+        QTextStream(stderr) << QStringLiteral(
+                                   "onionvoice-cli: note: the default data directory is now %1, "
+                                   "the desktop app's; %2 holds an identity onionvoice-cli used "
+                                   "before: give --data-dir %2 to keep using it\n")
+                                   .arg(directory, QDir(former).absolutePath());
+    return directory;
 }
 
 QCommandLineOption CommonOptions::jsonOption() {
@@ -88,7 +105,7 @@ std::optional<CommonSettings> CommonOptions::read(const QCommandLineParser& pars
                                                   OptionError* error) const {
     CommonSettings s;
     call::EngineConfig& e = s.engine;
-    e.dataDirectory = QDir(parser.value(dataDir_)).absolutePath();
+    e.dataDirectory = dataDirectory(parser, dataDir_);
     if (parser.isSet(tor_)) {
         const QFileInfo tor(parser.value(tor_));
         if (!tor.isFile() || !tor.isExecutable()) {

@@ -34,10 +34,13 @@ public:
     // Reads them once the parser has processed the arguments.
     std::optional<CommonSettings> read(const QCommandLineParser& parser, OptionError* error) const;
 
-    // Default data directory: the platform's per-user application data place.
-    static QString defaultDataDirectory();
     // --data-dir and --json alone, for the commands that do not start the engine (id, contacts).
+    // The default is the desktop app's data directory (app/DataDirectory.h).
     static QCommandLineOption dataDirectoryOption(const QString& what);
+    // The absolute data directory `option` names. Without --data-dir, when the directory that was
+    // onionvoice-cli's own default holds an identity, says on stderr how to keep using it.
+    static QString dataDirectory(const QCommandLineParser& parser,
+                                 const QCommandLineOption& option);
     static QCommandLineOption jsonOption();
     // The tor options of a private test network started by tests/testnet/testnet.py
     // (DIR/client.torrc), or nullopt with the reason.

@@ -98,7 +98,7 @@ int runContacts(const QStringList& arguments) {
         return *exit;
     const QStringList args = parser.positionalArguments();
     const QString action = args.value(0);
-    const QString directory = QDir(parser.value(dataDir)).absolutePath();
+    const QString directory = CommonOptions::dataDirectory(parser, dataDir);
     const bool listing = action == QLatin1String("list") && args.size() == 1;
     if (!listing && args.size() != 2)
         return fail(ExitCode::Usage,

@@ -90,8 +90,9 @@ int runId(const QStringList& arguments) {
     // A name the link could not carry would print a link that every reader refuses.
     if (const auto bad = contacts::checkDisplayName(parser.value(name)))
         return fail(ExitCode::Usage, "--name: " + *bad);
+    const QString directory = CommonOptions::dataDirectory(parser, dataDir);
     QString error;
-    const auto stored = loadOrCreateIdentity(parser.value(dataDir), &error);
+    const auto stored = loadOrCreateIdentity(directory, &error);
     if (!stored)
         return fail(ExitCode::FileError, error);
     const QString uri =
@@ -101,10 +102,10 @@ int runId(const QStringList& arguments) {
         printJsonLine({{"address", stored->identity.address()},
                        {"uri", uri},
                        {"created", created},
-                       {"data_dir", QDir(parser.value(dataDir)).absolutePath()}});
+                       {"data_dir", directory}});
     } else {
         if (created)
-            printLine("created a new identity in " + QDir(parser.value(dataDir)).absolutePath());
+            printLine("created a new identity in " + directory);
         printLine(uri);
     }
     if (parser.isSet(qr))

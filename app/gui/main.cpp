@@ -1,5 +1,6 @@
 // onionvoice: the desktop app. Without options it uses the real Tor network; --testnet runs it
 // on the private network of tests/testnet (demo mode); --self-test checks the machine.
+#include "../DataDirectory.h"
 #include "../PrivateFileMode.h"
 #include "../ProcessListSecrets.h"
 #include "../TestNetworkTorrc.h"
@@ -15,7 +16,6 @@
 #include <QDir>
 #include <QJsonDocument>
 #include <QLoggingCategory>
-#include <QStandardPaths>
 #include <cstdio>
 #include <cstring>
 
@@ -49,8 +49,12 @@ int main(int argc, char** argv) {
     const QCommandLineOption selfTest(
         "self-test", QApplication::translate("main", "Check Qt, tor, audio and the window; print "
                                                      "one JSON object; exit 0 when all is well."));
+    const QString defaultDataDir = app::defaultDataDirectory();
     const QCommandLineOption dataDir(
-        "data-dir", QApplication::translate("main", "Keep identity, contacts and settings in DIR."),
+        "data-dir",
+        QApplication::translate("main", "Keep identity, contacts and settings in DIR (default: %1, "
+                                        "shared with onionvoice-cli).")
+            .arg(defaultDataDir),
         "DIR");
     const QCommandLineOption testnet(
         "testnet",
@@ -79,9 +83,8 @@ int main(int argc, char** argv) {
     }
 
     gui::GuiOptions options;
-    options.dataDirectory = parser.isSet(dataDir)
-                                ? QDir(parser.value(dataDir)).absolutePath()
-                                : QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
+    options.dataDirectory =
+        parser.isSet(dataDir) ? QDir(parser.value(dataDir)).absolutePath() : defaultDataDir;
     QDir().mkpath(options.dataDirectory); // a failure is reported by the claim below
     QFile::setPermissions(options.dataDirectory,
                           QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);

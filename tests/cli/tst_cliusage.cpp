@@ -12,6 +12,7 @@
 #include <QJsonObject>
 #include <QLocalSocket>
 #include <QProcess>
+#include <QProcessEnvironment>
 #include <QSettings>
 #include <QTemporaryDir>
 #include <QTest>
@@ -26,8 +27,10 @@ struct Run {
 
 // tor is /bin/false: code that wrongly gets as far as starting tor fails at once, and no tor
 // process is ever left behind.
-Run cli(const QStringList& arguments) {
+Run cli(const QStringList& arguments,
+        const QProcessEnvironment& environment = QProcessEnvironment::systemEnvironment()) {
     QProcess p;
+    p.setProcessEnvironment(environment);
     p.start(QStringLiteral(ONIONVOICE_CLI), arguments);
     if (!p.waitForFinished(30000)) {
         p.kill();
@@ -138,6 +141,60 @@ private slots:
         QVERIFY2(r.errors.contains(torrc.fileName()) &&
                      r.errors.contains("can be changed by other users (mode 0606)"),
                  qPrintable(r.errors));
+    }
+
+    // Fault: without --data-dir the CLI used its own directory (QStandardPaths under the name
+    // onionvoice-cli: ~/.local/share/onionvoice-cli), the desktop app another
+    // (~/.local/share/OnionVoice/OnionVoice): `onionvoice-cli id` showed another identity than the
+    // app's, `contacts block X` did not block X in the app, and the refusal of a data directory in
+    // use never met the running app. The default is now the app's, where it has always kept its
+    // data; an identity at the CLI's old default is named on stderr, not moved.
+    void theDefaultDataDirectoryIsTheApps_data() {
+        QTest::addColumn<bool>("xdgDataHome");
+        QTest::newRow("~/.local/share") << false;
+        QTest::newRow("$XDG_DATA_HOME") << true;
+    }
+    void theDefaultDataDirectoryIsTheApps() {
+        QFETCH(bool, xdgDataHome);
+        QTemporaryDir home;
+        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+        environment.insert("HOME", home.path());
+        environment.remove("XDG_DATA_HOME");
+        QString share = home.filePath(".local/share");
+        if (xdgDataHome) {
+            share = home.filePath("data");
+            environment.insert("XDG_DATA_HOME", share);
+        }
+        const QString appData = share + "/OnionVoice/OnionVoice";
+        const auto address = [](const Run& r) {
+            return QJsonDocument::fromJson(r.output.toUtf8()).object().value("address").toString();
+        };
+        const QString apps = address(cli({"id", "--data-dir", appData, "--json"}));
+        QCOMPARE(apps.size(), 56);
+        const Run shown = cli({"id", "--json"}, environment);
+        QCOMPARE(shown.exitCode, 0);
+        QCOMPARE(address(shown), apps);
+        QVERIFY2(shown.errors.isEmpty(), qPrintable(shown.errors));
+
+        // A block without --data-dir is refused while the app runs there, and lands in its book
+        // once it has stopped.
+        const QString peer = otherAddress();
+        {
+            onionvoice::app::InstanceGuard gui(appData);
+            QCOMPARE(gui.claim({}), onionvoice::app::InstanceGuard::Role::Primary);
+            const Run refused = cli({"contacts", "block", peer}, environment);
+            QCOMPARE(refused.exitCode, 1);
+            QVERIFY2(refused.errors.contains(appData + " is in use"), qPrintable(refused.errors));
+        }
+        QCOMPARE(cli({"contacts", "block", peer}, environment).exitCode, 0);
+        QVERIFY(cli({"contacts", "list", "--data-dir", appData}).output.contains("[blocked]"));
+
+        // An identity the CLI made at its old default is not lost from sight.
+        const QString former = share + "/onionvoice-cli";
+        QCOMPARE(cli({"id", "--data-dir", former}).exitCode, 0);
+        const Run noted = cli({"id", "--json"}, environment);
+        QCOMPARE(address(noted), apps);
+        QVERIFY2(noted.errors.contains("--data-dir " + former), qPrintable(noted.errors));
     }
 
     // Fault: `contacts add --name` skipped the length and control-character checks.

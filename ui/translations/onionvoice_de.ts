@@ -445,12 +445,12 @@
         <translation>Qt, tor, Audio und das Fenster prüfen; ein JSON-Objekt ausgeben; Exit-Status 0, wenn alles in Ordnung ist.</translation>
     </message>
     <message>
-        <location line="+3"/>
-        <source>Keep identity, contacts and settings in DIR.</source>
-        <translation>Identität, Kontakte und Einstellungen in DIR ablegen.</translation>
+        <location line="+5"/>
+        <source>Keep identity, contacts and settings in DIR (default: %1, shared with onionvoice-cli).</source>
+        <translation>Identität, Kontakte und Einstellungen in DIR ablegen (Standard: %1, gemeinsam mit onionvoice-cli).</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+6"/>
         <source>Use the private Tor network started by tests/testnet (testnet.py up DIR).</source>
         <translation>Das private Tor-Netz von tests/testnet verwenden (testnet.py up DIR).</translation>
     </message>
@@ -475,7 +475,7 @@
         <translation>Ein onionvoice:-Link, der als Kontakt hinzugefügt wird.</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+24"/>
         <source>--testnet %1: %2</source>
         <translation>--testnet %1: %2</translation>
     </message>
