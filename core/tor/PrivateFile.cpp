@@ -57,11 +57,27 @@ void syncDirectoryEntry(const QString& path) {
 
 namespace {
 
-// Owner is us and nobody else has any access.
-bool isPrivate(const QString& path, QString* error) {
+enum class Entry { Directory, KeyFile };
+
+// Owner is us and nobody else has any access. A directory is judged by what it is, also through a
+// symbolic link (a data directory linked to another disk is as private as its target); a key file
+// must be the file itself, since a link could be pointed elsewhere behind our back.
+bool isPrivate(const QString& path, Entry entry, QString* error) {
+    const QByteArray name = QFile::encodeName(path);
     struct stat st {};
-    if (::lstat(QFile::encodeName(path).constData(), &st) != 0) {
+    if ((entry == Entry::Directory ? ::stat(name.constData(), &st)
+                                   : ::lstat(name.constData(), &st)) != 0) {
         *error = QStringLiteral("cannot inspect %1").arg(path);
+        return false;
+    }
+    if (S_ISLNK(st.st_mode)) {
+        *error = QStringLiteral("%1 is a symbolic link; refusing to keep keys there (put the file "
+                                "itself in its place)")
+                     .arg(path);
+        return false;
+    }
+    if (entry == Entry::Directory && !S_ISDIR(st.st_mode)) {
+        *error = QStringLiteral("%1 is not a directory").arg(path);
         return false;
     }
     if (st.st_uid != ::geteuid()) {
@@ -70,10 +86,14 @@ bool isPrivate(const QString& path, QString* error) {
         return false;
     }
     if ((st.st_mode & (S_IRWXG | S_IRWXO)) != 0) {
+        // The mode and the advice are the target's: chmod of a link changes nothing.
+        const QString target = QFileInfo(path).canonicalFilePath();
+        const bool linked = !target.isEmpty() && target != QFileInfo(path).absoluteFilePath();
         *error = QStringLiteral("%1 is accessible to other users (mode %2); make it private "
-                                "(chmod go-rwx) and start again")
-                     .arg(path)
-                     .arg(st.st_mode & 07777, 4, 8, QLatin1Char('0'));
+                                "(chmod go-rwx %3) and start again")
+                     .arg(linked ? QStringLiteral("%1 (a link to %2)").arg(path, target) : path)
+                     .arg(st.st_mode & 07777, 4, 8, QLatin1Char('0'))
+                     .arg(linked ? target : path);
         return false;
     }
     return true;
@@ -92,9 +112,11 @@ bool ensurePrivateDirectory(const QString& path, const QString& file, QString* e
         }
     }
     QString why;
-    if (!isPrivate(path, &why)) {
+    if (!isPrivate(path, Entry::Directory, &why)) {
         // Our own directory made with a loose umask (by a file manager, or mkpath): tighten it.
-        // Anyone else's is refused.
+        // Anyone else's is refused, and so is a loose directory behind a symbolic link (lstat: the
+        // link itself is no directory): the user put it there on purpose, maybe shared, and is
+        // asked rather than having it changed behind their back.
         struct stat st {};
         if (::lstat(QFile::encodeName(path).constData(), &st) != 0 || st.st_uid != ::geteuid() ||
             !S_ISDIR(st.st_mode) || ::chmod(QFile::encodeName(path).constData(), 0700) != 0) {
@@ -103,7 +125,7 @@ bool ensurePrivateDirectory(const QString& path, const QString& file, QString* e
         }
     }
     const QString inside = QDir(path).filePath(file);
-    return file.isEmpty() || !QFile::exists(inside) || isPrivate(inside, error);
+    return file.isEmpty() || !QFile::exists(inside) || isPrivate(inside, Entry::KeyFile, error);
 }
 
 } // namespace onionvoice::tor

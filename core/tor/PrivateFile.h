@@ -21,7 +21,8 @@ void syncDirectoryEntry(const QString& path);
 // Creates the directory with mode 0700 if it does not exist, and makes our own existing one 0700.
 // Returns false with a reason when it belongs to another user (or is no directory), or when
 // `file` inside it (if given and present) belongs to another user or is open to group or others:
-// the key in it may not be private any more.
+// the key in it may not be private any more. A symbolic link to a directory is judged by its target
+// (a loose target is refused with its mode and path, not changed); `file` may not be a link.
 bool ensurePrivateDirectory(const QString& path, const QString& file, QString* error);
 
 } // namespace onionvoice::tor

@@ -3,7 +3,9 @@
 #include "tor/OnionIdentity.h"
 #include "tor/PrivateFile.h"
 
+#include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QTemporaryDir>
 #include <QtTest>
 #include <sys/stat.h>
@@ -122,6 +124,50 @@ private slots:
                                           QFileDevice::ReadOther));
         QVERIFY(!ensurePrivateDirectory(fresh, QStringLiteral("identity.key"), &error));
         QVERIFY2(error.contains(QStringLiteral("accessible to other users")), qPrintable(error));
+    }
+
+    // Fault: the directory was lstat()ed, so a data directory that is a symbolic link to a 0700
+    // directory read as the link's mode 0777 and was refused with "chmod go-rwx", which cannot
+    // change a link. The target is judged now, and a loose one is refused with its own mode and
+    // path (not tightened behind the user's back); a key file that is a link stays refused.
+    void aLinkedDataDirectoryIsJudgedByItsTarget() {
+        QTemporaryDir dir;
+        const auto mode = [](const QString& path) {
+            struct stat st {};
+            return ::stat(QFile::encodeName(path).constData(), &st) == 0 ? st.st_mode & 0777 : 0u;
+        };
+        const QString target = dir.filePath(QStringLiteral("target"));
+        const QString link = dir.filePath(QStringLiteral("link"));
+        const QString key = link + QStringLiteral("/identity.key");
+        QVERIFY(QDir().mkdir(target));
+        QVERIFY(QFile::setPermissions(target, QFileDevice::ReadOwner | QFileDevice::WriteOwner |
+                                                  QFileDevice::ExeOwner));
+        QVERIFY(QFile::link(target, link));
+        QString error;
+        QVERIFY2(ensurePrivateDirectory(link, QStringLiteral("identity.key"), &error),
+                 qPrintable(error));
+        QVERIFY(OnionIdentity::generate().save(key, &error));
+        QVERIFY2(ensurePrivateDirectory(link, QStringLiteral("identity.key"), &error),
+                 qPrintable(error));
+
+        QVERIFY(QFile::setPermissions(target, QFileDevice::ReadOwner | QFileDevice::WriteOwner |
+                                                  QFileDevice::ExeOwner | QFileDevice::ReadGroup |
+                                                  QFileDevice::ExeGroup | QFileDevice::ReadOther |
+                                                  QFileDevice::ExeOther));
+        QVERIFY(!ensurePrivateDirectory(link, QStringLiteral("identity.key"), &error));
+        const QString real = QFileInfo(target).canonicalFilePath();
+        QVERIFY2(error.contains(QStringLiteral("mode 0755")) &&
+                     error.contains(QStringLiteral("chmod go-rwx ") + real),
+                 qPrintable(error));
+        QCOMPARE(mode(target), 0755u);
+
+        QVERIFY(QFile::setPermissions(target, QFileDevice::ReadOwner | QFileDevice::WriteOwner |
+                                                  QFileDevice::ExeOwner));
+        const QString elsewhere = dir.filePath(QStringLiteral("elsewhere.key"));
+        QVERIFY(QFile::rename(key, elsewhere));
+        QVERIFY(QFile::link(elsewhere, key));
+        QVERIFY(!ensurePrivateDirectory(link, QStringLiteral("identity.key"), &error));
+        QVERIFY2(error.contains(QStringLiteral("symbolic link")), qPrintable(error));
     }
 
     void loadRefusesForeignFileAndKeepsIt() {
