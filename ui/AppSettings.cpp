@@ -3,7 +3,12 @@
 
 #include "multipath/SchedulingPolicy.h"
 
+#include <QCoreApplication>
+#include <QLoggingCategory>
+
 namespace onionvoice::ui {
+
+Q_LOGGING_CATEGORY(lcSettings, "onionvoice.ui.settings")
 
 QString presetKey(tor::SecurityPreset preset) {
     switch (preset) {
@@ -25,15 +30,28 @@ std::optional<tor::SecurityPreset> presetFromKey(const QString& key) {
     return std::nullopt;
 }
 
-AppSettings AppSettings::load(QSettings& store) {
+AppSettings AppSettings::load(QSettings& store, QStringList* problems) {
     AppSettings s;
     s.preset = presetFromKey(store.value("security/preset").toString()).value_or(s.preset);
     s.access = store.value("security/contactsOnly", false).toBool()
                    ? call::ServiceAccess::ContactsOnly
                    : call::ServiceAccess::Open;
-    s.unknownCallers = store.value("security/unknownCallers").toString() == "refuse"
-                           ? call::UnknownCallers::Refuse
-                           : call::UnknownCallers::Ring;
+    // Absent (a first start) strangers ring, the default. Anything else but the two words the app
+    // writes is a damaged file or a hand edit gone wrong: the user who wrote "refuse" with a typo
+    // meant to keep strangers out, so it fails closed, and says so.
+    const QString unknown = store.value("security/unknownCallers", "ring").toString();
+    s.unknownCallers =
+        unknown == "ring" ? call::UnknownCallers::Ring : call::UnknownCallers::Refuse;
+    if (unknown != "ring" && unknown != "refuse") {
+        qCWarning(lcSettings) << "security/unknownCallers in" << store.fileName() << "is" << unknown
+                              << "(neither ring nor refuse): unknown callers are refused";
+        if (problems)
+            problems->append(QCoreApplication::translate(
+                                 "AppSettings",
+                                 "The saved choice of who may call (\"%1\") is not one OnionVoice "
+                                 "knows: unknown callers are refused until you choose in Settings.")
+                                 .arg(unknown));
+    }
     s.inputDevice = store.value("audio/input").toString();
     s.outputDevice = store.value("audio/output").toString();
     s.policy = store.value("call/policy", s.policy).toString();
@@ -46,7 +64,7 @@ AppSettings AppSettings::load(QSettings& store) {
     return s;
 }
 
-void AppSettings::save(QSettings& store) const {
+bool AppSettings::save(QSettings& store, QString* error) const {
     store.setValue("security/preset", presetKey(preset));
     store.setValue("security/contactsOnly", access == call::ServiceAccess::ContactsOnly);
     store.setValue("security/unknownCallers",
@@ -60,6 +78,20 @@ void AppSettings::save(QSettings& store) const {
     store.setValue("tor/bridges", bridgeLines);
     store.setValue("tor/path", torPath);
     store.sync();
+    switch (store.status()) {
+    case QSettings::NoError:
+        return true;
+    case QSettings::AccessError:
+        *error = QCoreApplication::translate("AppSettings", "%1 cannot be written")
+                     .arg(store.fileName());
+        break;
+    case QSettings::FormatError:
+        *error = QCoreApplication::translate("AppSettings", "%1 is not a settings file")
+                     .arg(store.fileName());
+        break;
+    }
+    qCWarning(lcSettings) << "settings not saved:" << *error;
+    return false;
 }
 
 bool AppSettings::needsRestartFrom(const AppSettings& before) const {

@@ -26,9 +26,14 @@ struct AppSettings {
     QString torPath;         // empty: bundled tor, $ONIONVOICE_TOR, then PATH
 
     // A stored bitrate the engine would refuse (an older dialog offered some) is brought into
-    // acceptedBitrates(): saved as it was, it stopped every start of the engine.
-    static AppSettings load(QSettings& store);
-    void save(QSettings& store) const;
+    // acceptedBitrates(): saved as it was, it stopped every start of the engine. A stored choice of
+    // who may call that is neither "ring" nor "refuse" refuses: `problems` gets a sentence for the
+    // user (translated) for each such value.
+    static AppSettings load(QSettings& store, QStringList* problems = nullptr);
+    // False with a translated reason when the file could not be written: the settings then hold
+    // for this session only. QSettings keeps the first error it met, so use a fresh store each
+    // time.
+    bool save(QSettings& store, QString* error) const;
     // True when going from `before` to this needs tor and the engine started again.
     bool needsRestartFrom(const AppSettings& before) const;
     // The call parameters the engine is given (the packet period stays the engine's default).

@@ -14,6 +14,7 @@
 #include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
+#include <QSettings>
 #include <QStandardPaths>
 #include <QStatusBar>
 
@@ -39,14 +40,18 @@ QString findExecutable(const QStringList& names) {
     return {};
 }
 
+ui::AppSettings loadSettings(const QString& file, QStringList* problems) {
+    QSettings store(file, QSettings::IniFormat);
+    return ui::AppSettings::load(store, problems);
+}
+
 } // namespace
 
 GuiApp::GuiApp(GuiOptions options, QObject* parent)
     : QObject(parent)
     , options_(std::move(options))
-    , store_(QDir(options_.dataDirectory).filePath(QStringLiteral("settings.ini")),
-             QSettings::IniFormat)
-    , settings_(ui::AppSettings::load(store_)) {
+    , settingsFile_(QDir(options_.dataDirectory).filePath(QStringLiteral("settings.ini")))
+    , settings_(loadSettings(settingsFile_, &settingsProblems_)) {
     devices_->set(settings_.chosen().inputDevice, settings_.chosen().outputDevice);
     window_ = std::make_unique<ui::MainWindow>(&host_);
     window_->setRinger([this](bool on) { ringtone_.setRinging(on); });
@@ -91,6 +96,8 @@ void GuiApp::start() {
     window_->setDeviceDescription(deviceDescription());
     startEngine();
     window_->show();
+    if (!settingsProblems_.isEmpty())
+        window_->statusBar()->showMessage(settingsProblems_.join(QLatin1Char(' ')), 60000);
     if (!options_.openUri.isEmpty())
         window_->openAddContact(options_.openUri);
 }
@@ -212,7 +219,19 @@ QString GuiApp::deviceDescription(const QString& inputDevice, const QString& out
 
 void GuiApp::applySettings(const ui::AppSettings& settings, bool unknownCallersChosen) {
     settings_.choose(settings);
-    settings.save(store_);
+    // A fresh store each time: QSettings keeps reporting the first error it met, so one failure
+    // would be reported again after every later save that worked.
+    QSettings store(settingsFile_, QSettings::IniFormat);
+    QString error;
+    if (!settings.save(store, &error))
+        // Said in a box, not the status bar: the restart below overwrites the bar, and a choice
+        // such as "contacts only" silently going back to open at the next start is what the user
+        // must learn of.
+        ui::informWindowModal(
+            window_.get(), tr("Settings not saved"),
+            tr("The settings could not be saved: %1. They apply until OnionVoice quits; at the "
+               "next start the settings saved before apply again.")
+                .arg(error));
     devices_->set(settings.inputDevice, settings.outputDevice);
     ringtone_.setOutputDevice(settings.outputDevice);
     if (unknownCallersChosen)

@@ -12,7 +12,6 @@
 #include "ui/SoundTestDialog.h"
 
 #include <QPointer>
-#include <QSettings>
 #include <memory>
 
 namespace onionvoice::gui {
@@ -61,7 +60,9 @@ private:
     QString presetDescription() const;
 
     GuiOptions options_;
-    QSettings store_;
+    QString settingsFile_; // settings.ini in the data directory
+    // What loading the settings had to correct (a garbled value), shown when the window opens.
+    QStringList settingsProblems_;
     ui::SettingsInEffect settings_;
     // Read by the engine's audio factory at every call; shared so that it outlives an engine
     // that is still stopping.

@@ -21,6 +21,7 @@
 #include <QScopeGuard>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
@@ -245,6 +246,67 @@ private slots:
         app.window()->show(); // no engine: the test plays its reports
         QVERIFY(QTest::qWaitForWindowExposed(app.window()));
         answerAndHangUpWhileOpen(app, dialog);
+    }
+
+    // Fault: the settings were saved without a look at the result: with a settings file the user
+    // cannot write, "refuse unknown callers" or "contacts only" held for this session and were
+    // gone at the next start, without a word. A box says so now (the status bar would be
+    // overwritten by the restart some settings make).
+    void settingsThatCannotBeSavedAreSaid_data() {
+        QTest::addColumn<QString>("obstacle");
+        QTest::newRow("none") << QString();
+        QTest::newRow("read-only file") << QStringLiteral("read-only");
+        QTest::newRow("a directory in its place") << QStringLiteral("directory");
+    }
+    void settingsThatCannotBeSavedAreSaid() {
+        QFETCH(QString, obstacle);
+        QTemporaryDir data;
+        const QString file = data.filePath(QStringLiteral("settings.ini"));
+        if (obstacle == QStringLiteral("directory")) {
+            QVERIFY(QDir().mkdir(file));
+        } else if (obstacle == QStringLiteral("read-only")) {
+            if (::geteuid() == 0)
+                QSKIP("root writes a read-only file");
+            QFile f(file);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("[security]\nunknownCallers=ring\n");
+            f.close();
+            QVERIFY(f.setPermissions(QFileDevice::ReadOwner));
+        }
+        gui::GuiApp app(gui::GuiOptions{data.path(), {}, {}, {}, {}, {}});
+        inSettings(app, [](QDialog* dialog) {
+            dialog->findChild<QCheckBox*>("refuseUnknownCheck")->setChecked(true);
+            dialog->accept();
+        });
+        QStringList said;
+        for (QMessageBox* box : app.window()->findChildren<QMessageBox*>())
+            said.append(box->text());
+        if (obstacle.isEmpty()) {
+            QVERIFY2(said.isEmpty(), qPrintable(said.join('|')));
+            QCOMPARE(QSettings(file, QSettings::IniFormat).value("security/unknownCallers"),
+                     QVariant(QStringLiteral("refuse")));
+            return;
+        }
+        QCOMPARE(said.size(), 1);
+        QVERIFY2(said.first().contains(QStringLiteral("could not be saved")) &&
+                     said.first().contains(file),
+                 qPrintable(said.first()));
+    }
+
+    // The garbled choice of who may call (tst_uiunits aGarbledChoiceOfWhoMayCallDoesNotOpenTheDoor)
+    // reaches the engine as a refusal, and the window says why.
+    void aGarbledChoiceOfWhoMayCallRefusesAndSaysSo() {
+        QTemporaryDir data;
+        {
+            QSettings store(data.filePath(QStringLiteral("settings.ini")), QSettings::IniFormat);
+            store.setValue("security/unknownCallers", "refus");
+            store.setValue("tor/path", waitingTor(data));
+        }
+        gui::GuiApp app(gui::GuiOptions{data.path(), {}, {}, {}, {}, {}});
+        QCOMPARE(app.engineConfig().unknownCallers, call::UnknownCallers::Refuse);
+        app.start();
+        const QString shown = app.window()->statusBar()->currentMessage();
+        QVERIFY2(shown.contains(QStringLiteral("\"refus\"")), qPrintable(shown));
     }
 
     // Attack: the installed app read $ONIONVOICE_TESTNET without --testnet, and the test network's

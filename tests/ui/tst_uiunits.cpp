@@ -265,7 +265,8 @@ private slots:
         s.useBridges = true;
         s.links = 8;
         s.policy = "double-send";
-        s.save(store);
+        QString error;
+        QVERIFY2(s.save(store, &error), qPrintable(error));
         QSettings again(dir.filePath("settings.ini"), QSettings::IniFormat);
         QCOMPARE(AppSettings::load(again), s);
 
@@ -328,6 +329,40 @@ private slots:
         QVERIFY(engineAcceptsBitrate(AppSettings::load(store).bitrate));
         store.setValue("call/bitrate", 48000);
         QCOMPARE(AppSettings::load(store).bitrate, 48000);
+    }
+
+    // Fault: any stored choice of who may call but "refuse" meant ring: a typo or a damaged file
+    // ("refus", "Refuse") opened the door to strangers without a word. Such a value refuses now,
+    // and the app is told why; a missing one (a first start) and "ring" still ring.
+    void aGarbledChoiceOfWhoMayCallDoesNotOpenTheDoor_data() {
+        QTest::addColumn<QVariant>("stored");
+        QTest::addColumn<bool>("refuses");
+        QTest::addColumn<bool>("garbled");
+        QTest::newRow("absent") << QVariant() << false << false;
+        QTest::newRow("ring") << QVariant("ring") << false << false;
+        QTest::newRow("refuse") << QVariant("refuse") << true << false;
+        QTest::newRow("cut short") << QVariant("refus") << true << true;
+        QTest::newRow("capitalised") << QVariant("Refuse") << true << true;
+        QTest::newRow("empty") << QVariant("") << true << true;
+        QTest::newRow("number") << QVariant(1) << true << true;
+    }
+    void aGarbledChoiceOfWhoMayCallDoesNotOpenTheDoor() {
+        QFETCH(QVariant, stored);
+        QFETCH(bool, refuses);
+        QFETCH(bool, garbled);
+        QTemporaryDir dir;
+        QSettings store(dir.filePath("settings.ini"), QSettings::IniFormat);
+        if (stored.isValid())
+            store.setValue("security/unknownCallers", stored);
+        QCOMPARE(AppSettings::load(store).unknownCallers,
+                 refuses ? call::UnknownCallers::Refuse : call::UnknownCallers::Ring);
+        QStringList problems;
+        AppSettings::load(store, &problems);
+        QCOMPARE(problems.size(), garbled ? 1 : 0);
+        if (garbled)
+            QVERIFY2(problems.first().contains("\"" + stored.toString() + "\"") &&
+                         problems.first().contains("refused"),
+                     qPrintable(problems.first()));
     }
 
     // Fault: Sound test in Settings tested the saved devices, not the ones chosen in the dialog.
@@ -422,9 +457,10 @@ private slots:
             QVERIFY(!backend->start(rings, &error));
             QCOMPARE(error, QStringLiteral("Mikrofon „Headset“ nicht gefunden"));
             constexpr int kDeviceUnavailable = -9985; // PortAudio's paDeviceUnavailable
-            QCOMPARE(media::describePortAudioError(kDeviceUnavailable),
-                     QStringLiteral(
-                         "das Gerät ist nicht verfügbar; vielleicht nutzt es ein anderes Programm"));
+            QCOMPARE(
+                media::describePortAudioError(kDeviceUnavailable),
+                QStringLiteral(
+                    "das Gerät ist nicht verfügbar; vielleicht nutzt es ein anderes Programm"));
         }
         // Gone with its translators: English again.
         QCOMPARE(ui("onionvoice::ui::CallWindow", "In call"), QStringLiteral("In call"));

@@ -2,6 +2,24 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="de_DE">
 <context>
+    <name>AppSettings</name>
+    <message>
+        <location filename="../AppSettings.cpp" line="+49"/>
+        <source>The saved choice of who may call (&quot;%1&quot;) is not one OnionVoice knows: unknown callers are refused until you choose in Settings.</source>
+        <translation>Die gespeicherte Wahl, wer anrufen darf („%1“), kennt OnionVoice nicht: unbekannte Anrufer werden abgewiesen, bis Sie in den Einstellungen wählen.</translation>
+    </message>
+    <message>
+        <location line="+36"/>
+        <source>%1 cannot be written</source>
+        <translation>%1 kann nicht geschrieben werden</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>%1 is not a settings file</source>
+        <translation>%1 ist keine Einstellungsdatei</translation>
+    </message>
+</context>
+<context>
     <name>CallEngine</name>
     <message>
         <location filename="../../core/call/CallEngine.cpp" line="+358"/>
@@ -539,7 +557,7 @@
 <context>
     <name>onionvoice::gui::GuiApp</name>
     <message>
-        <location filename="../../app/gui/GuiApp.cpp" line="+209"/>
+        <location filename="../../app/gui/GuiApp.cpp" line="+216"/>
         <source>Microphone: %1 · Speaker: %2</source>
         <translation>Mikrofon: %1 · Lautsprecher: %2</translation>
     </message>
@@ -565,7 +583,17 @@
         <translation>Der Tontest braucht die Audiogeräte: beenden Sie zuerst das Gespräch.</translation>
     </message>
     <message>
-        <location line="+42"/>
+        <location line="+35"/>
+        <source>Settings not saved</source>
+        <translation>Einstellungen nicht gespeichert</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The settings could not be saved: %1. They apply until OnionVoice quits; at the next start the settings saved before apply again.</source>
+        <translation>Die Einstellungen konnten nicht gespeichert werden: %1. Sie gelten, bis OnionVoice beendet wird; beim nächsten Start gelten wieder die zuvor gespeicherten Einstellungen.</translation>
+    </message>
+    <message>
+        <location line="+18"/>
         <source>Restart tor</source>
         <translation>tor neu starten</translation>
     </message>
