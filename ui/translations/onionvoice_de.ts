@@ -22,7 +22,7 @@
 <context>
     <name>CallEngine</name>
     <message>
-        <location filename="../../core/call/CallEngine.cpp" line="+358"/>
+        <location filename="../../core/call/CallEngine.cpp" line="+359"/>
         <source>Audio could not start: %1</source>
         <translation>Audio konnte nicht starten: %1</translation>
     </message>
@@ -375,7 +375,7 @@
         <translation>Lautsprecher „%1“ lässt sich nicht öffnen: %2</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+29"/>
         <source>the audio devices opened but would not run: %1</source>
         <translation>die Audiogeräte ließen sich öffnen, liefen aber nicht an: %1</translation>
     </message>
@@ -453,7 +453,7 @@
 <context>
     <name>main</name>
     <message>
-        <location filename="../../app/gui/main.cpp" line="+45"/>
+        <location filename="../../app/gui/main.cpp" line="+46"/>
         <source>Anonymous voice calls over Tor onion services.</source>
         <translation>Anonyme Sprachanrufe über Tor-Onion-Dienste.</translation>
     </message>
@@ -493,7 +493,7 @@
         <translation>Ein onionvoice:-Link, der als Kontakt hinzugefügt wird.</translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location line="+25"/>
         <source>--testnet %1: %2</source>
         <translation>--testnet %1: %2</translation>
     </message>
@@ -557,7 +557,7 @@
 <context>
     <name>onionvoice::gui::GuiApp</name>
     <message>
-        <location filename="../../app/gui/GuiApp.cpp" line="+216"/>
+        <location filename="../../app/gui/GuiApp.cpp" line="+215"/>
         <source>Microphone: %1 · Speaker: %2</source>
         <translation>Mikrofon: %1 · Lautsprecher: %2</translation>
     </message>
@@ -690,7 +690,7 @@
         <translation>Gespräch mit %1 — OnionVoice</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+28"/>
         <source>Calling… (opening Tor links)</source>
         <translation>Rufe an… (öffne Tor-Verbindungen)</translation>
     </message>
