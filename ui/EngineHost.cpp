@@ -64,6 +64,10 @@ void EngineHost::start(call::EngineConfig config) {
                         if (state == tor::TorLauncher::State::Failed)
                             emit torFailed(launcher->failureReason());
                     });
+            // A tor not found, or one that reports no usable version, fails inside start(),
+            // before the connection above could hear it.
+            if (launcher->state() == tor::TorLauncher::State::Failed)
+                emit torFailed(launcher->failureReason());
             publishContacts(*engine_);
         }
         const QString address = engine_->address();

@@ -302,6 +302,21 @@ private slots:
                  qPrintable(service->text()));
     }
 
+    // Fault: a tor that fails inside the engine's start (not found, no version, too old) failed
+    // before the host listened to it: the window said "Tor stopped working." with no reason, so
+    // nothing told the user what to fix.
+    void aTorThatFailsAtOnceSaysWhy() {
+        QTemporaryDir data;
+        ui::EngineHost host;
+        ui::MainWindow window(&host);
+        call::EngineConfig failing = config(); // tor is /bin/false: it reports no version
+        failing.dataDirectory = data.path();
+        host.start(failing);
+        auto* hint = find<QLabel>(window.torStatus(), "torHint");
+        QTRY_VERIFY2(hint->text().contains(QStringLiteral("did not report a tor version")),
+                     qPrintable(hint->text()));
+    }
+
     // Fault: nothing set a window icon and the icon was no resource of the app: the windows, the
     // taskbar entry and the tray icon (made from the main window's icon) were blank.
     void windowsHaveTheAppIcon() {
