@@ -37,7 +37,11 @@ IncomingCallDialog::IncomingCallDialog(QWidget* parent)
     accept_->setObjectName(QStringLiteral("acceptCallButton"));
     accept_->setToolTip(tr("Answer the call"));
     accept_->setStyleSheet(QStringLiteral("background: #2e7d32; color: white; padding: 6px 16px;"));
-    accept_->setDefault(true);
+    // No button answers to Enter: the prompt takes the focus when it shows, maybe while the user
+    // types elsewhere, and an Enter meant for that would answer a stranger's call and let them
+    // hear the room. Space on a focused button, the mnemonics and clicks still answer.
+    for (QPushButton* button : {accept_, reject_, block_})
+        button->setAutoDefault(false);
     reject_->setObjectName(QStringLiteral("rejectCallButton"));
     reject_->setToolTip(tr("Decline this call; the caller is told it was rejected"));
     block_->setObjectName(QStringLiteral("blockCallerButton"));

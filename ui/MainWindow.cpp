@@ -193,6 +193,7 @@ void MainWindow::showCallWindow(const QString& peer) {
     callWindow_->setDevices(devices_);
     callWindow_->show();
     callWindow_->raise();
+    callWindow_->activateWindow(); // the keyboard goes with the call (Mute, Hang up)
 }
 
 void MainWindow::onCallState(call::CallState state, const QString& peer, call::EndReason reason) {

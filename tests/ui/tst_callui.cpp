@@ -234,6 +234,8 @@ private slots:
         emitState(call::CallState::Active, bob_.address);
         QCOMPARE(window.callWindow(), callWindow);
         QVERIFY(callWindow->isVisible());
+        // The answered call's window has the keyboard (Mute, Hang up): before, no window had it.
+        QTRY_COMPARE(QApplication::activeWindow(), callWindow);
         QCOMPARE(stateText(callWindow), QStringLiteral("In call"));
         QVERIFY(!callWindow->isMuted());
         // The engine was told, too: its microphone state outlives a call.
@@ -300,6 +302,30 @@ private slots:
         }));
         QVERIFY2(service->text().startsWith(QStringLiteral("Nobody can reach you yet")),
                  qPrintable(service->text()));
+    }
+
+    // Fault: Accept was the prompt's default button and the prompt takes the focus when it shows:
+    // an Enter typed for another window answered the call, and the caller heard the room.
+    void aStrayEnterDoesNotAnswer() {
+        ui::IncomingCallDialog prompt;
+        prompt.setCaller(QString(), alice_.address, false);
+        QSignalSpy answers(&prompt, &ui::IncomingCallDialog::acceptRequested);
+        QSignalSpy rejections(&prompt, &ui::IncomingCallDialog::rejectRequested);
+        prompt.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&prompt));
+        for (QWidget* focus :
+             {static_cast<QWidget*>(&prompt),
+              static_cast<QWidget*>(find<QPushButton>(&prompt, "acceptCallButton"))}) {
+            focus->setFocus();
+            QTest::keyClick(focus, Qt::Key_Return);
+            QTest::keyClick(focus, Qt::Key_Enter);
+        }
+        QVERIFY(prompt.isVisible());
+        QCOMPARE(answers.count(), 0);
+        QCOMPARE(rejections.count(), 0);
+        // The keyboard still answers on purpose.
+        QTest::keyClick(find<QPushButton>(&prompt, "acceptCallButton"), Qt::Key_Space);
+        QCOMPARE(answers.count(), 1);
     }
 
     // Fault: a tor that fails inside the engine's start (not found, no version, too old) failed
