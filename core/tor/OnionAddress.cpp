@@ -111,17 +111,20 @@ AddressCheck checkOnionAddress(const QString& input) {
     }
     Q_ASSERT(raw.size() == kRawLength);
 
+    AddressCheck check;
+    std::copy(raw.begin(), raw.begin() + 32, check.publicKey.begin());
     const auto version = static_cast<std::uint8_t>(raw.at(34));
-    if (version != kVersion) {
+    // The checksum covers the version: another version only when the checksum says so. A typo in
+    // the last character (always "d" in version 3) changes the version byte, and was reported as
+    // an unsupported version.
+    if (version != kVersion && checksumOf(check.publicKey, version) == raw.mid(32, 2)) {
         return refuse(AddressCheck::Verdict::BadVersion,
                       QCoreApplication::translate(
                           "OnionAddress", "This is an onion address of version %1; only version 3 "
                                           "addresses are supported.")
                           .arg(version));
     }
-    AddressCheck check;
-    std::copy(raw.begin(), raw.begin() + 32, check.publicKey.begin());
-    if (checksumOf(check.publicKey, kVersion) != raw.mid(32, 2)) {
+    if (version != kVersion || checksumOf(check.publicKey, kVersion) != raw.mid(32, 2)) {
         return refuse(AddressCheck::Verdict::BadChecksum,
                       QCoreApplication::translate(
                           "OnionAddress", "The address has a typo: its checksum does not match."));

@@ -3,6 +3,7 @@
 #include "tor/OnionIdentity.h"
 #include "tor/PrivateFile.h"
 
+#include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -33,6 +34,17 @@ OnionIdentity vectorIdentity() {
 QString withCharacterChanged(QString address, int i) {
     address[i] = address[i] == QLatin1Char('a') ? QLatin1Char('b') : QLatin1Char('a');
     return address;
+}
+
+// An address of another version, with the checksum that version would have (rend-spec-v3).
+QString addressOfVersion(std::uint8_t version) {
+    const QByteArray key(32, '\x11');
+    QCryptographicHash hash(QCryptographicHash::Sha3_256);
+    hash.addData(QByteArrayView(".onion checksum"));
+    hash.addData(key);
+    hash.addData(QByteArray(1, char(version)));
+    return onionvoice::tor::base32Encode(key + hash.result().left(2) +
+                                         QByteArray(1, char(version)));
 }
 
 } // namespace
@@ -216,9 +228,12 @@ private slots:
             << withCharacterChanged(a, 10) << int(V::BadChecksum) << QString();
         QTest::newRow("checksum byte changed")
             << withCharacterChanged(a, 52) << int(V::BadChecksum) << QString();
-        // The last character carries the version byte (0x03 -> 'd' with the checksum's low bits).
-        QTest::newRow("wrong version")
-            << a.left(55) + QStringLiteral("e") << int(V::BadVersion) << QString();
+        // The last character carries the version byte (0x03 -> 'd' with the checksum's low bits):
+        // changed, it is a typo, since the checksum covers the version; another version is an
+        // address whose checksum matches it.
+        QTest::newRow("last character changed")
+            << a.left(55) + QStringLiteral("e") << int(V::BadChecksum) << QString();
+        QTest::newRow("version 4") << addressOfVersion(4) << int(V::BadVersion) << QString();
     }
 
     void addressCheck() {
@@ -239,7 +254,9 @@ private slots:
         QVERIFY(
             checkOnionAddress(withCharacterChanged(a, 3)).reason.contains(QStringLiteral("typo")));
         QVERIFY(checkOnionAddress(a.left(55) + QStringLiteral("e"))
-                    .reason.contains(QStringLiteral("version")));
+                    .reason.contains(QStringLiteral("typo")));
+        QVERIFY(
+            checkOnionAddress(addressOfVersion(4)).reason.contains(QStringLiteral("version 4")));
     }
 };
 
