@@ -205,10 +205,15 @@ void MainWindow::onCallState(call::CallState state, const QString& peer, call::E
     if (ours)
         ring(false);
     const bool prompted = incoming_ && incoming_->isVisible() && incoming_->caller() == peer;
+    QString missed;
     if (state == call::CallState::Ended && prompted) {
         incoming_->dismiss();
-        notifier_->notify(tr("Missed call"),
-                          tr("%1: %2").arg(shortAddress(peer), call::describe(reason)));
+        // The book's name only: a stranger's Hello may claim any name.
+        const auto contact = host_->contact(peer);
+        const QString who =
+            contact && !contact->displayName.isEmpty() ? contact->displayName : shortAddress(peer);
+        missed = tr("Missed call from %1 (%2)").arg(who, call::describe(reason));
+        notifier_->notify(tr("Missed call"), tr("%1: %2").arg(who, call::describe(reason)));
     }
     if (state != call::CallState::Ended && ours)
         showCallWindow(peer);
@@ -221,9 +226,15 @@ void MainWindow::onCallState(call::CallState state, const QString& peer, call::E
         callWindow_->setCallState(state, reason, detail);
     if (state == call::CallState::Ended) {
         dialled_.clear();
-        statusBar()->showMessage(detail.isEmpty() ? tr("Call ended: %1").arg(call::describe(reason))
-                                                  : tr("Call ended. %1").arg(detail),
-                                 detail.isEmpty() ? 10000 : 30000);
+        // A missed call's line stays until the next message: the prompt that named the caller
+        // is gone, and the notification may have gone unseen.
+        if (!missed.isEmpty())
+            statusBar()->showMessage(missed);
+        else
+            statusBar()->showMessage(detail.isEmpty()
+                                         ? tr("Call ended: %1").arg(call::describe(reason))
+                                         : tr("Call ended. %1").arg(detail),
+                                     detail.isEmpty() ? 10000 : 30000);
     }
 }
 

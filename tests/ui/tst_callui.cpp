@@ -8,6 +8,7 @@
 #include "../contacts/ContactTestData.h"
 #include "OffscreenTestMain.h"
 #include "WidgetLookup.h"
+#include "ui/AddressText.h"
 #include "ui/CallWindow.h"
 #include "ui/ContactListPanel.h"
 #include "ui/DelayChart.h"
@@ -200,6 +201,11 @@ private slots:
         QVERIFY(!window.callWindow() || !window.callWindow()->isVisible());
         emitState(call::CallState::Ended, bob_.address, call::EndReason::Cancelled);
         QVERIFY(!window.incomingCallDialog()->isVisible());
+        // The window says who called (before: "Call ended: the caller hung up…", for 10 s).
+        const QString missed = window.statusBar()->currentMessage();
+        QVERIFY2(missed.startsWith(QStringLiteral("Missed call from ")) &&
+                     missed.contains(ui::shortAddress(bob_.address)),
+                 qPrintable(missed));
 
         emitState(call::CallState::Dialing, alice_.address);
         emitState(call::CallState::Ringing, alice_.address);

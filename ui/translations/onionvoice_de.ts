@@ -317,12 +317,12 @@
         <translation>Eine Onion-Adresse hat %1 Zeichen, diese hat %2.</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+27"/>
         <source>This is an onion address of version %1; only version 3 addresses are supported.</source>
         <translation>Dies ist eine Onion-Adresse der Version %1; nur Adressen der Version 3 werden unterstützt.</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+7"/>
         <source>The address has a typo: its checksum does not match.</source>
         <translation>Die Adresse enthält einen Tippfehler: ihre Prüfsumme stimmt nicht.</translation>
     </message>
@@ -895,7 +895,7 @@
 <context>
     <name>onionvoice::ui::EngineHost</name>
     <message>
-        <location filename="../EngineHost.cpp" line="+142"/>
+        <location filename="../EngineHost.cpp" line="+146"/>
         <source>The contact list could not be saved: %1</source>
         <translation>Die Kontaktliste konnte nicht gespeichert werden: %1</translation>
     </message>
@@ -1008,7 +1008,7 @@
         <translation>Den Anruf annehmen</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+8"/>
         <source>Decline this call; the caller is told it was rejected</source>
         <translation>Diesen Anruf ablehnen; der Anrufer erfährt, dass er abgelehnt wurde</translation>
     </message>
@@ -1199,17 +1199,22 @@
         <translation>&lt;b&gt;OnionVoice&lt;/b&gt;&lt;br&gt;Anonyme Sprachanrufe über Tor-Onion-Dienste. Jedes Gespräch läuft über mehrere Tor-Circuits zugleich.</translation>
     </message>
     <message>
-        <location line="+68"/>
+        <location line="+74"/>
+        <source>Missed call from %1 (%2)</source>
+        <translation>Verpasster Anruf von %1 (%2)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>Missed call</source>
         <translation>Verpasster Anruf</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+0"/>
         <source>%1: %2</source>
         <translation>%1: %2</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+19"/>
         <source>Call ended: %1</source>
         <translation>Gespräch beendet: %1</translation>
     </message>
