@@ -8,6 +8,7 @@
 #include <QGridLayout>
 #include <QLabel>
 #include <QPushButton>
+#include <QShortcut>
 #include <QVBoxLayout>
 
 namespace onionvoice::ui {
@@ -21,6 +22,8 @@ CallWindow::CallWindow(QWidget* parent)
     , devices_(new QLabel(this))
     , mute_(new QPushButton(tr("&Mute"), this))
     , hangUp_(new QPushButton(tr("&Hang up"), this))
+    , close_(new QPushButton(tr("&Close"), this))
+    , escape_(new QShortcut(QKeySequence(Qt::Key_Escape), this))
     , dashboard_(new QualityDashboard(this)) {
     setObjectName(QStringLiteral("callWindow"));
     setWindowTitle(tr("Call — OnionVoice"));
@@ -58,6 +61,11 @@ CallWindow::CallWindow(QWidget* parent)
         emit muteToggled(muted);
     });
     connect(hangUp_, &QPushButton::clicked, this, &CallWindow::hangUpRequested);
+    close_->setObjectName(QStringLiteral("closeCallButton"));
+    close_->setToolTip(tr("Close this window"));
+    connect(close_, &QPushButton::clicked, this, &QWidget::close);
+    // Esc closes only an ended call's window: during a call it would hang up by accident.
+    connect(escape_, &QShortcut::activated, this, &QWidget::close);
     durationTimer_.setInterval(500);
     connect(&durationTimer_, &QTimer::timeout, this, &CallWindow::showDuration);
 
@@ -71,6 +79,7 @@ CallWindow::CallWindow(QWidget* parent)
     buttons->addWidget(mute_);
     buttons->addStretch(1);
     buttons->addWidget(hangUp_);
+    buttons->addWidget(close_);
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(header);
     layout->addLayout(buttons);
@@ -126,8 +135,15 @@ void CallWindow::setCallState(call::CallState state, call::EndReason reason,
     }
     endDetail_->setText(state == call::CallState::Ended ? detail : QString());
     endDetail_->setVisible(!endDetail_->text().isEmpty());
-    hangUp_->setEnabled(state != call::CallState::Ended);
+    const bool ended = state == call::CallState::Ended;
+    hangUp_->setEnabled(!ended);
     mute_->setEnabled(state == call::CallState::Active);
+    close_->setVisible(ended);
+    escape_->setEnabled(ended);
+    // Hang up, now disabled, would hand the focus to the next widget in the chain (the link
+    // table); Close is what a keyboard user wants next.
+    if (ended)
+        close_->setFocus();
 }
 
 // Closing the window of a call that has not ended hangs it up, as a call window's ✕ does in

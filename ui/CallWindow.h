@@ -1,5 +1,6 @@
 // The window of one call: who, its state and duration (and why it ended), mute, hang-up, the
-// audio devices in use and the quality dashboard. Closing it during a call hangs up.
+// audio devices in use and the quality dashboard. Closing it during a call hangs up; an ended
+// call's window offers Close (and Esc).
 #pragma once
 
 #include "call/CallTypes.h"
@@ -10,6 +11,7 @@
 
 class QLabel;
 class QPushButton;
+class QShortcut;
 
 namespace onionvoice::ui {
 
@@ -51,6 +53,8 @@ private:
     QLabel* devices_;
     QPushButton* mute_;
     QPushButton* hangUp_;
+    QPushButton* close_;
+    QShortcut* escape_;
     QualityDashboard* dashboard_;
     QElapsedTimer activeFor_;
     QTimer durationTimer_;

@@ -50,6 +50,8 @@ QualityDashboard::QualityDashboard(QWidget* parent)
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     table_->horizontalHeader()->setStretchLastSection(true);
     table_->setSelectionMode(QAbstractItemView::NoSelection);
+    // Tab leaves the table: it is read-only, and walking its cells trapped the keyboard in it.
+    table_->setTabKeyNavigation(false);
     table_->setToolTip(tr("Each Tor link of the call; green is healthy, yellow slow, red bad, "
                           "grey down"));
     table_->verticalHeader()->setDefaultSectionSize(table_->fontMetrics().height() + 4);

@@ -109,6 +109,8 @@ SettingsDialog::SettingsDialog(const AppSettings& current, SettingsEnvironment e
                                     "FINGERPRINT cert=… iat-mode=0"));
     bridges_->setPlainText(current.bridgeLines.join('\n'));
     bridges_->setMaximumHeight(70);
+    // Tab moves on: a bridge line never holds a tab, and the box swallowed the keyboard's way out.
+    bridges_->setTabChangesFocus(true);
     bridgeError_ = new QLabel(this);
     bridgeError_->setObjectName(QStringLiteral("bridgeError"));
     bridgeError_->setWordWrap(true);

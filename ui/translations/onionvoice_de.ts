@@ -654,18 +654,23 @@
 <context>
     <name>onionvoice::ui::CallWindow</name>
     <message>
-        <location filename="../CallWindow.cpp" line="+22"/>
-        <location line="+35"/>
+        <location filename="../CallWindow.cpp" line="+23"/>
+        <location line="+37"/>
         <source>&amp;Mute</source>
         <translation>&amp;Stumm</translation>
     </message>
     <message>
-        <location line="-34"/>
+        <location line="-36"/>
         <source>&amp;Hang up</source>
         <translation>&amp;Auflegen</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+1"/>
+        <source>&amp;Close</source>
+        <translation>S&amp;chließen</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>Call — OnionVoice</source>
         <translation>Gespräch — OnionVoice</translation>
     </message>
@@ -685,7 +690,12 @@
         <translation>&amp;Ton an</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+5"/>
+        <source>Close this window</source>
+        <translation>Dieses Fenster schließen</translation>
+    </message>
+    <message>
+        <location line="+28"/>
         <source>Call with %1 — OnionVoice</source>
         <translation>Gespräch mit %1 — OnionVoice</translation>
     </message>
@@ -1338,7 +1348,7 @@
         <translation>Die für dieses Gespräch geltende Sicherheitsstufe</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+11"/>
         <source>Each Tor link of the call; green is healthy, yellow slow, red bad, grey down</source>
         <translation>Jede Tor-Verbindung des Gesprächs; grün ist gesund, gelb langsam, rot schlecht, grau getrennt</translation>
     </message>
@@ -1453,7 +1463,7 @@ obfs4 192.0.2.1:443 FINGERPRINT cert=… iat-mode=0</source>
 obfs4 192.0.2.1:443 FINGERPRINT cert=… iat-mode=0</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+15"/>
         <source>%1: %2. snowflake: %3.</source>
         <translation>%1: %2. snowflake: %3.</translation>
     </message>
