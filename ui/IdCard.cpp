@@ -21,7 +21,7 @@ IdCard::IdCard(QWidget* parent)
     : QFrame(parent)
     , addressLabel_(new QLabel(this))
     , qrLabel_(new QLabel(this))
-    , copyButton_(new QPushButton(tr("&Copy ID"), this))
+    , copyButton_(new QPushButton(tr("Copy I&D"), this))
     , shareButton_(new QPushButton(tr("&Share…"), this)) {
     setObjectName(QStringLiteral("idCard"));
     setFrameShape(QFrame::StyledPanel);

@@ -22,7 +22,7 @@ TorStatusPanel::TorStatusPanel(QWidget* parent)
     , hint_(new QLabel(this))
     , retry_(new QPushButton(tr("&Retry"), this))
     , bridges_(new QPushButton(tr("Use &bridges…"), this))
-    , showLog_(new QPushButton(tr("Show tor's &messages"), this))
+    , showLog_(new QPushButton(tr("Show &tor's messages"), this))
     , log_(new QPlainTextEdit(this)) {
     setObjectName(QStringLiteral("torStatus"));
     setFrameShape(QFrame::StyledPanel);

@@ -1,17 +1,28 @@
 // The windows for people who use the keyboard or a screen reader, offscreen and without a
 // network (an engine host that is never started): Tab leaves every widget it enters and an ended
-// call's window has a button to take the focus.
+// call's window has a button to take the focus; no two things a user can reach at once in the
+// main window or Settings claim the same Alt+letter, in English and in German.
+#include "../contacts/ContactTestData.h"
 #include "OffscreenTestMain.h"
 #include "WidgetLookup.h"
 #include "ui/AppSettings.h"
 #include "ui/CallWindow.h"
+#include "ui/ContactListPanel.h"
+#include "ui/EngineHost.h"
+#include "ui/MainWindow.h"
 #include "ui/SettingsDialog.h"
+#include "ui/TorStatusPanel.h"
+#include "ui/Translation.h"
 
+#include <QAbstractButton>
 #include <QApplication>
+#include <QLabel>
+#include <QMenuBar>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QTableView>
 #include <QTest>
+#include <QTreeWidget>
 
 using namespace onionvoice;
 using namespace onionvoice::ui;
@@ -36,6 +47,36 @@ call::CallStatistics withLinks(int links) {
 void pressTab(int times) {
     for (int i = 0; i < times; ++i)
         QTest::keyClick(QApplication::focusWidget(), Qt::Key_Tab);
+}
+
+// The Alt+letters that more than one thing in `window` claims: its visible buttons, its visible
+// labels with a buddy (they focus it) and, in a main window, its menu titles.
+QStringList mnemonicClashes(QWidget* window) {
+    QMap<QString, QStringList> claims;
+    const auto claim = [&](const QString& text) {
+        const QString keys = QKeySequence::mnemonic(text).toString();
+        if (!keys.isEmpty())
+            claims[keys.toLower()].append(text);
+    };
+    for (QAbstractButton* b : window->findChildren<QAbstractButton*>())
+        if (b->isVisibleTo(window))
+            claim(b->text());
+    for (QLabel* l : window->findChildren<QLabel*>())
+        if (l->buddy() && l->isVisibleTo(window))
+            claim(l->text());
+    if (auto* main = qobject_cast<QMainWindow*>(window))
+        for (QAction* menu : main->menuBar()->actions())
+            claim(menu->text());
+    QStringList clashes;
+    for (auto it = claims.cbegin(); it != claims.cend(); ++it)
+        if (it->size() > 1)
+            clashes.append(it.key() + ": " + it->join(" | "));
+    return clashes;
+}
+
+std::vector<std::unique_ptr<QTranslator>> translateTo(const QString& language) {
+    return language == QLatin1String("de") ? installTranslations(QLocale(QLocale::German))
+                                           : std::vector<std::unique_ptr<QTranslator>>{};
 }
 
 } // namespace
@@ -90,6 +131,46 @@ private slots:
         pressTab(1);
         QVERIFY(!bridges->hasFocus());
         QVERIFY(bridges->toPlainText().isEmpty());
+    }
+
+    void mnemonicsAreUnique_data() {
+        QTest::addColumn<QString>("language");
+        QTest::newRow("English") << QStringLiteral("en");
+        QTest::newRow("German") << QStringLiteral("de");
+    }
+
+    // Fault: Alt+C was both Copy ID and Call, Alt+M Remove and tor's messages; in German Alt+H
+    // both Add and the Help menu, Alt+E Remove and Unblock, and Settings' Alt+S two fields.
+    // Checked with tor in trouble (Retry and Bridges shown) and a contact selected, blocked and
+    // not (Block says Unblock).
+    void mnemonicsAreUnique() {
+        QFETCH(QString, language);
+        const auto translators = translateTo(language);
+        QCOMPARE(translators.empty(), language == QLatin1String("en"));
+        EngineHost host; // never started: the windows only need its signals
+        MainWindow window(&host);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        find<TorStatusPanel>(&window, "torStatus")->setFailure(QStringLiteral("x"));
+        auto* panel = find<ContactListPanel>(&window, "contactPanel");
+        for (bool blocked : {false, true}) {
+            contacts::Contact c;
+            c.address = testAddress(1);
+            c.displayName = QStringLiteral("Alice");
+            c.blocked = blocked;
+            panel->setContacts({c});
+            panel->setCallingEnabled(true);
+            auto* list = find<QTreeWidget>(&window, "contactList");
+            list->setCurrentItem(list->topLevelItem(0));
+            QVERIFY(!panel->selectedAddress().isEmpty());
+            const QStringList clashes = mnemonicClashes(&window);
+            QVERIFY2(clashes.isEmpty(), qPrintable(clashes.join("; ")));
+        }
+        SettingsDialog settings(AppSettings{}, SettingsEnvironment{});
+        settings.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&settings));
+        const QStringList clashes = mnemonicClashes(&settings);
+        QVERIFY2(clashes.isEmpty(), qPrintable(clashes.join("; ")));
     }
 };
 

@@ -725,7 +725,7 @@
     <message>
         <location filename="../ContactListPanel.cpp" line="+30"/>
         <source>&amp;Add</source>
-        <translation>&amp;Hinzufügen</translation>
+        <translation>Hin&amp;zufügen</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -751,7 +751,7 @@
     <message>
         <location line="-199"/>
         <source>Re&amp;move…</source>
-        <translation>&amp;Entfernen…</translation>
+        <translation>Ent&amp;fernen…</translation>
     </message>
     <message>
         <location line="+3"/>
@@ -920,7 +920,7 @@
     <name>onionvoice::ui::IdCard</name>
     <message>
         <location filename="../IdCard.cpp" line="+24"/>
-        <source>&amp;Copy ID</source>
+        <source>Copy I&amp;D</source>
         <translation>ID &amp;kopieren</translation>
     </message>
     <message>
@@ -1526,7 +1526,7 @@ obfs4 192.0.2.1:443 FINGERPRINT cert=… iat-mode=0</translation>
     <message>
         <location line="+1"/>
         <source>Scheduling p&amp;olicy:</source>
-        <translation>Scheduling-&amp;Strategie:</translation>
+        <translation>Scheduling-St&amp;rategie:</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -1667,16 +1667,16 @@ obfs4 192.0.2.1:443 FINGERPRINT cert=… iat-mode=0</translation>
     <message>
         <location filename="../TorStatusPanel.cpp" line="+23"/>
         <source>&amp;Retry</source>
-        <translation>&amp;Erneut versuchen</translation>
+        <translation>E&amp;rneut versuchen</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Use &amp;bridges…</source>
-        <translation>&amp;Bridges verwenden…</translation>
+        <translation>Bridges &amp;verwenden…</translation>
     </message>
     <message>
         <location line="+1"/>
-        <source>Show tor&apos;s &amp;messages</source>
+        <source>Show &amp;tor&apos;s messages</source>
         <translation>&amp;Meldungen von tor zeigen</translation>
     </message>
     <message>
