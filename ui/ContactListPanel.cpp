@@ -41,9 +41,13 @@ ContactListPanel::ContactListPanel(QWidget* parent)
     addField_->setPlaceholderText(tr("Their ID or onionvoice: link"));
     addField_->setToolTip(tr("Paste the ID or contact link someone gave you"));
     addField_->setClearButtonEnabled(true);
+    // Plain names for screen readers: without one Qt reads out the buddy label's HTML, and the
+    // fields and the list below would have no name at all.
+    addField_->setAccessibleName(tr("Their ID or contact link"));
     nameField_->setObjectName(QStringLiteral("addContactName"));
     nameField_->setPlaceholderText(tr("Name (optional)"));
     nameField_->setMaximumWidth(160);
+    nameField_->setAccessibleName(tr("Name for the new contact"));
     addButton_->setObjectName(QStringLiteral("addContactButton"));
     addButton_->setToolTip(tr("Add this person to your contacts"));
     qrButton_->setObjectName(QStringLiteral("addFromQrButton"));
@@ -57,8 +61,10 @@ ContactListPanel::ContactListPanel(QWidget* parent)
     search_->setObjectName(QStringLiteral("contactSearch"));
     search_->setPlaceholderText(tr("Search contacts"));
     search_->setClearButtonEnabled(true);
+    search_->setAccessibleName(tr("Search contacts"));
     list_->setObjectName(QStringLiteral("contactList"));
     list_->setHeaderLabels({tr("Name"), tr("ID"), tr("Status")});
+    list_->setAccessibleName(tr("Contacts"));
     list_->setRootIsDecorated(false);
     list_->setAlternatingRowColors(true);
     list_->header()->setSectionResizeMode(NameColumn, QHeaderView::Stretch);

@@ -20,6 +20,7 @@ DelayChart::DelayChart(QWidget* parent)
     , x_(new QValueAxis)
     , y_(new QValueAxis) {
     setObjectName(QStringLiteral("delayChart"));
+    setAccessibleName(tr("Frame delay chart")); // for screen readers: a chart has no label
     setToolTip(tr("Estimated one-way delay of the frames received, largest per quarter second; "
                   "above the red line speech arrives too late for a natural conversation"));
     QChart* chart = this->chart();

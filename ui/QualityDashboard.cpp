@@ -46,6 +46,7 @@ QualityDashboard::QualityDashboard(QWidget* parent)
 
     table_->setObjectName(QStringLiteral("linkTable"));
     table_->setModel(links_);
+    table_->setAccessibleName(tr("Tor links of the call")); // for screen readers: no label
     table_->verticalHeader()->setVisible(false);
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     table_->horizontalHeader()->setStretchLastSection(true);

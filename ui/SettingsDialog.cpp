@@ -109,6 +109,8 @@ SettingsDialog::SettingsDialog(const AppSettings& current, SettingsEnvironment e
                                     "FINGERPRINT cert=… iat-mode=0"));
     bridges_->setPlainText(current.bridgeLines.join('\n'));
     bridges_->setMaximumHeight(70);
+    // For screen readers, which otherwise name it after its group box ("Tor").
+    bridges_->setAccessibleName(tr("Bridge lines"));
     // Tab moves on: a bridge line never holds a tab, and the box swallowed the keyboard's way out.
     bridges_->setTabChangesFocus(true);
     bridgeError_ = new QLabel(this);

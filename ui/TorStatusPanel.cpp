@@ -48,6 +48,7 @@ TorStatusPanel::TorStatusPanel(QWidget* parent)
     showLog_->setCheckable(true);
     showLog_->setToolTip(tr("What tor itself reports, newest last"));
     log_->setObjectName(QStringLiteral("torLog"));
+    log_->setAccessibleName(tr("Tor's messages")); // for screen readers: it has no label
     log_->setReadOnly(true);
     log_->setMaximumBlockCount(kKeptLogLines);
     log_->setVisible(false);

@@ -1,7 +1,8 @@
 // The windows for people who use the keyboard or a screen reader, offscreen and without a
 // network (an engine host that is never started): Tab leaves every widget it enters and an ended
 // call's window has a button to take the focus; no two things a user can reach at once in the
-// main window or Settings claim the same Alt+letter, in English and in German.
+// main window or Settings claim the same Alt+letter, in English and in German; a screen reader
+// has a plain-text name for every field, list, log, table and chart.
 #include "../contacts/ContactTestData.h"
 #include "OffscreenTestMain.h"
 #include "WidgetLookup.h"
@@ -15,6 +16,7 @@
 #include "ui/Translation.h"
 
 #include <QAbstractButton>
+#include <QAccessible>
 #include <QApplication>
 #include <QLabel>
 #include <QMenuBar>
@@ -72,6 +74,13 @@ QStringList mnemonicClashes(QWidget* window) {
         if (it->size() > 1)
             clashes.append(it.key() + ": " + it->join(" | "));
     return clashes;
+}
+
+// What a screen reader says for `widget`: its accessible name, or what Qt derives instead (the
+// text of a buddy label, a placeholder), as the accessibility bridge asks for it.
+QString spokenName(QWidget* widget) {
+    QAccessibleInterface* a = QAccessible::queryAccessibleInterface(widget);
+    return a ? a->text(QAccessible::Name) : QString();
 }
 
 std::vector<std::unique_ptr<QTranslator>> translateTo(const QString& language) {
@@ -171,6 +180,26 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(&settings));
         const QStringList clashes = mnemonicClashes(&settings);
         QVERIFY2(clashes.isEmpty(), qPrintable(clashes.join("; ")));
+    }
+
+    // Fault: the add field was read out as the HTML of its buddy label, the bridge box as "Tor",
+    // and the name field, search, contact list, tor's log, link table and chart had no name.
+    void everyFieldHasAPlainName() {
+        EngineHost host;
+        MainWindow window(&host);
+        CallWindow call;
+        SettingsDialog settings(AppSettings{}, SettingsEnvironment{});
+        const std::pair<QWidget*, const char*> named[] = {
+            {&window, "addContactField"}, {&window, "addContactName"}, {&window, "contactSearch"},
+            {&window, "contactList"},     {&window, "torLog"},         {&call, "linkTable"},
+            {&call, "delayChart"},        {&settings, "bridgeLines"}};
+        QStringList unnamed;
+        for (const auto& [root, name] : named) {
+            const QString spoken = spokenName(find<QWidget>(root, name));
+            if (spoken.isEmpty() || spoken.contains('<') || spoken == QLatin1String("Tor"))
+                unnamed.append(QStringLiteral("%1: \"%2\"").arg(name, spoken));
+        }
+        QVERIFY2(unnamed.isEmpty(), qPrintable(unnamed.join("; ")));
     }
 };
 

@@ -744,12 +744,12 @@
     </message>
     <message>
         <location line="+1"/>
-        <location line="+200"/>
+        <location line="+206"/>
         <source>B&amp;lock</source>
         <translation>&amp;Sperren</translation>
     </message>
     <message>
-        <location line="-199"/>
+        <location line="-205"/>
         <source>Re&amp;move…</source>
         <translation>Ent&amp;fernen…</translation>
     </message>
@@ -764,12 +764,22 @@
         <translation>Fügen Sie die ID oder den Kontaktlink ein, den Ihnen jemand gegeben hat</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
+        <source>Their ID or contact link</source>
+        <translation>Deren ID oder Kontaktlink</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Name (optional)</source>
         <translation>Name (optional)</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+2"/>
+        <source>Name for the new contact</source>
+        <translation>Name für den neuen Kontakt</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Add this person to your contacts</source>
         <translation>Diese Person zu Ihren Kontakten hinzufügen</translation>
     </message>
@@ -780,11 +790,12 @@
     </message>
     <message>
         <location line="+8"/>
+        <location line="+2"/>
         <source>Search contacts</source>
         <translation>Kontakte durchsuchen</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+2"/>
         <source>Name</source>
         <translation>Name</translation>
     </message>
@@ -797,6 +808,11 @@
         <location line="+0"/>
         <source>Status</source>
         <translation>Status</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Contacts</source>
+        <translation>Kontakte</translation>
     </message>
     <message>
         <location line="+5"/>
@@ -878,6 +894,11 @@
     <name>onionvoice::ui::DelayChart</name>
     <message>
         <location filename="../DelayChart.cpp" line="+23"/>
+        <source>Frame delay chart</source>
+        <translation>Diagramm der Verzögerung</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>Estimated one-way delay of the frames received, largest per quarter second; above the red line speech arrives too late for a natural conversation</source>
         <translation>Geschätzte Einweg-Verzögerung der empfangenen Frames, die größte je Viertelsekunde; oberhalb der roten Linie kommt Sprache zu spät für ein natürliches Gespräch an</translation>
     </message>
@@ -1348,7 +1369,12 @@
         <translation>Die für dieses Gespräch geltende Sicherheitsstufe</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+5"/>
+        <source>Tor links of the call</source>
+        <translation>Tor-Verbindungen des Gesprächs</translation>
+    </message>
+    <message>
+        <location line="+7"/>
         <source>Each Tor link of the call; green is healthy, yellow slow, red bad, grey down</source>
         <translation>Jede Tor-Verbindung des Gesprächs; grün ist gesund, gelb langsam, rot schlecht, grau getrennt</translation>
     </message>
@@ -1463,7 +1489,12 @@ obfs4 192.0.2.1:443 FINGERPRINT cert=… iat-mode=0</source>
 obfs4 192.0.2.1:443 FINGERPRINT cert=… iat-mode=0</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+5"/>
+        <source>Bridge lines</source>
+        <translation>Bridge-Zeilen</translation>
+    </message>
+    <message>
+        <location line="+12"/>
         <source>%1: %2. snowflake: %3.</source>
         <translation>%1: %2. snowflake: %3.</translation>
     </message>
@@ -1700,7 +1731,12 @@ obfs4 192.0.2.1:443 FINGERPRINT cert=… iat-mode=0</translation>
         <translation>Was tor selbst meldet, das Neueste zuletzt</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+2"/>
+        <source>Tor&apos;s messages</source>
+        <translation>Meldungen von tor</translation>
+    </message>
+    <message>
+        <location line="+14"/>
         <source>&lt;b&gt;Tor&lt;/b&gt;</source>
         <translation>&lt;b&gt;Tor&lt;/b&gt;</translation>
     </message>
