@@ -126,6 +126,11 @@ ContactListPanel::ContactListPanel(QWidget* parent)
     updateButtons();
 }
 
+QList<QWidget*> ContactListPanel::tabStops() const {
+    return {search_,       list_,     callButton_, renameButton_, blockButton_,
+            removeButton_, addField_, nameField_,  addButton_,    qrButton_};
+}
+
 void ContactListPanel::setContacts(const QList<contacts::Contact>& contacts) {
     const QString selected = selectedAddress();
     contacts_ = contacts;

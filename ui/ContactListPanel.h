@@ -27,6 +27,9 @@ public:
     // add field and checks it, without adding it yet.
     void prefill(const QString& text);
     QString selectedAddress() const;
+    // The panel's focusable widgets in the order they are laid out, top to bottom; the search
+    // first, where the main window starts.
+    QList<QWidget*> tabStops() const;
 
 signals:
     void addRequested(const onionvoice::contacts::Contact& contact);

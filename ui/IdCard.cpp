@@ -89,6 +89,10 @@ void IdCard::setAddress(const QString& address) {
     qrLabel_->setPixmap(QPixmap::fromImage(qr));
 }
 
+QList<QWidget*> IdCard::tabStops() const {
+    return {addressLabel_, copyButton_, shareButton_};
+}
+
 void IdCard::copyToClipboard(const QString& text, const QString& what) {
     QApplication::clipboard()->setText(text);
     emit copied(what);

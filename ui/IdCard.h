@@ -18,6 +18,8 @@ public:
     void setAddress(const QString& address);
     QString address() const { return address_; }
     QString contactLink() const;
+    // The card's focusable widgets in the order they are laid out.
+    QList<QWidget*> tabStops() const;
 
 signals:
     // The user wants a link carrying a contacts-only access key for one of their contacts.

@@ -47,6 +47,9 @@ MainWindow::MainWindow(EngineHost* host, QWidget* parent)
     leftScroll->setWidgetResizable(true);
     leftScroll->setFrameShape(QFrame::NoFrame);
     leftScroll->setMinimumWidth(360);
+    // Not a tab stop of its own: it was the window's first, unnamed one; the fields in it are
+    // scrolled into view as the focus reaches them.
+    leftScroll->setFocusPolicy(Qt::NoFocus);
     auto* split = new QSplitter(Qt::Horizontal);
     split->addWidget(leftScroll);
     split->addWidget(contacts_);
@@ -54,7 +57,14 @@ MainWindow::MainWindow(EngineHost* host, QWidget* parent)
     split->setChildrenCollapsible(false);
     setCentralWidget(split);
     buildMenus();
-    setTabOrder(contacts_, idCard_);
+    // The focus starts where the work is, at the contacts; Tab goes down them, then down the
+    // ID card and Tor, and round. Set here, once every panel is in the window: the order the
+    // widgets were made in put the add row before the search and the list above it.
+    const QList<QWidget*> order =
+        contacts_->tabStops() + idCard_->tabStops() + torStatus_->tabStops();
+    for (qsizetype i = 1; i < order.size(); ++i)
+        setTabOrder(order.at(i - 1), order.at(i));
+    order.constFirst()->setFocus();
 
     notifier_ = new DesktopNotifier(this);
 

@@ -92,10 +92,12 @@ SettingsDialog::SettingsDialog(const AppSettings& current, SettingsEnvironment e
     bitrate_->setSuffix(tr(" bit/s"));
     bitrate_->setValue(current.bitrate);
     policy_ = new QComboBox(this);
+    policy_->setObjectName(QStringLiteral("policyCombo"));
     policy_->addItems(environment_.policies);
     policy_->setCurrentText(current.policy);
     policy_->setToolTip(tr("How audio is spread over the call's Tor links"));
     links_ = new QSpinBox(this);
+    links_->setObjectName(QStringLiteral("linksSpin"));
     links_->setRange(1, 12);
     links_->setValue(current.links);
     links_->setToolTip(tr("Tor circuits each call opens"));
@@ -132,8 +134,10 @@ SettingsDialog::SettingsDialog(const AppSettings& current, SettingsEnvironment e
     transports->setObjectName(QStringLiteral("bridgeTransports"));
     transports->setWordWrap(true);
     torPath_ = new QLineEdit(current.torPath, this);
+    torPath_->setObjectName(QStringLiteral("torPathField"));
     torPath_->setPlaceholderText(tr("Automatic (bundled tor, then the system's)"));
     auto* browse = new QPushButton(tr("Bro&wse…"), this);
+    browse->setObjectName(QStringLiteral("browseTorButton"));
     connect(browse, &QPushButton::clicked, this, [this] {
         const QString file = getOpenFileNameWindowModal(this, tr("tor executable"));
         if (!file.isEmpty())
@@ -176,6 +180,9 @@ SettingsDialog::SettingsDialog(const AppSettings& current, SettingsEnvironment e
     problem_->setStyleSheet(QStringLiteral("color: #b00020;"));
     problem_->setVisible(false);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
+    buttons->button(QDialogButtonBox::Ok)->setObjectName(QStringLiteral("settingsOkButton"));
+    buttons->button(QDialogButtonBox::Cancel)
+        ->setObjectName(QStringLiteral("settingsCancelButton"));
     connect(buttons, &QDialogButtonBox::accepted, this, &SettingsDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &SettingsDialog::reject);
     auto* content = new QWidget;
@@ -186,11 +193,33 @@ SettingsDialog::SettingsDialog(const AppSettings& current, SettingsEnvironment e
     scroll->setWidget(content);
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
+    // Not a tab stop: the fields in it are scrolled into view as the focus reaches them.
+    scroll->setFocusPolicy(Qt::NoFocus);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(scroll, 1);
     layout->addWidget(problem_);
     layout->addWidget(buttons);
     resize(560, 680);
+    // The focus starts at the top, not on OK, and Tab goes down the fields as they are shown:
+    // the order they were made in is not the order they are laid out in.
+    const QList<QWidget*> order{preset_,
+                                contactsOnly_,
+                                refuseUnknown_,
+                                input_,
+                                output_,
+                                soundTest,
+                                bitrate_,
+                                policy_,
+                                links_,
+                                useBridges_,
+                                bridges_,
+                                torPath_,
+                                browse,
+                                buttons->button(QDialogButtonBox::Ok),
+                                buttons->button(QDialogButtonBox::Cancel)};
+    for (qsizetype i = 1; i < order.size(); ++i)
+        setTabOrder(order.at(i - 1), order.at(i));
+    preset_->setFocus();
     showPresetTradeoff();
 }
 

@@ -150,6 +150,10 @@ void TorStatusPanel::appendLog(const QString& line) {
     log_->appendPlainText(line); // the oldest lines go beyond the block limit
 }
 
+QList<QWidget*> TorStatusPanel::tabStops() const {
+    return {retry_, bridges_, showLog_, log_};
+}
+
 void TorStatusPanel::showSlowHint() {
     slow_ = true;
     refreshHint();

@@ -30,6 +30,8 @@ public:
     void setServiceState(onionvoice::tor::OnionService::State state);
     void setFailure(const QString& reason);
     void appendLog(const QString& line);
+    // The panel's focusable widgets in the order they are laid out.
+    QList<QWidget*> tabStops() const;
 
 signals:
     void retryRequested();

@@ -2,7 +2,8 @@
 // network (an engine host that is never started): Tab leaves every widget it enters and an ended
 // call's window has a button to take the focus; no two things a user can reach at once in the
 // main window or Settings claim the same Alt+letter, in English and in German; a screen reader
-// has a plain-text name for every field, list, log, table and chart.
+// has a plain-text name for every field, list, log, table and chart; the focus starts where the
+// work is and Tab follows the layout.
 #include "../contacts/ContactTestData.h"
 #include "OffscreenTestMain.h"
 #include "WidgetLookup.h"
@@ -10,6 +11,7 @@
 #include "ui/CallWindow.h"
 #include "ui/ContactListPanel.h"
 #include "ui/EngineHost.h"
+#include "ui/IdCard.h"
 #include "ui/MainWindow.h"
 #include "ui/SettingsDialog.h"
 #include "ui/TorStatusPanel.h"
@@ -18,6 +20,7 @@
 #include <QAbstractButton>
 #include <QAccessible>
 #include <QApplication>
+#include <QDialogButtonBox>
 #include <QLabel>
 #include <QMenuBar>
 #include <QPlainTextEdit>
@@ -81,6 +84,18 @@ QStringList mnemonicClashes(QWidget* window) {
 QString spokenName(QWidget* widget) {
     QAccessibleInterface* a = QAccessible::queryAccessibleInterface(widget);
     return a ? a->text(QAccessible::Name) : QString();
+}
+
+// Where the focus is now and after each of `presses` Tabs, by objectName.
+QStringList tabStops(int presses) {
+    QStringList stops;
+    for (int i = 0; i <= presses; ++i) {
+        QWidget* focus = QApplication::focusWidget();
+        stops.append(focus ? focus->objectName() : QStringLiteral("(none)"));
+        if (focus)
+            QTest::keyClick(focus, Qt::Key_Tab);
+    }
+    return stops;
 }
 
 std::vector<std::unique_ptr<QTranslator>> translateTo(const QString& language) {
@@ -200,6 +215,48 @@ private slots:
                 unnamed.append(QStringLiteral("%1: \"%2\"").arg(name, spoken));
         }
         QVERIFY2(unnamed.isEmpty(), qPrintable(unnamed.join("; ")));
+    }
+
+    // Fault: Settings opened with the focus on OK, and Tab went through the fields in the order
+    // they were made, not the order they are shown in.
+    void settingsStartAtTheTopAndTabDown() {
+        SettingsDialog dialog(AppSettings{}, SettingsEnvironment{});
+        dialog.show();
+        QVERIFY(QTest::qWaitForWindowActive(&dialog));
+        QTRY_COMPARE(QApplication::focusWidget(), find<QWidget>(&dialog, "presetCombo"));
+        const QStringList expected{
+            "presetCombo",       "contactsOnlyCheck", "refuseUnknownCheck",   "inputDeviceCombo",
+            "outputDeviceCombo", "soundTestButton",   "bitrateSpin",          "policyCombo",
+            "linksSpin",         "useBridgesCheck",   "bridgeLines",          "torPathField",
+            "browseTorButton",   "settingsOkButton",  "settingsCancelButton", "presetCombo"};
+        QCOMPARE(tabStops(int(expected.size()) - 1), expected);
+    }
+
+    // Fault: the main window's first stop was its left pane's scroll area, which has no name,
+    // and the add row came before the search and the list above it. The focus starts at the
+    // search; Tab goes down the contacts, then down the left pane, and round.
+    void mainWindowStartsAtTheContactsAndTabsDown() {
+        EngineHost host;
+        MainWindow window(&host);
+        find<IdCard>(&window, "idCard")->setAddress(testAddress(9));
+        find<TorStatusPanel>(&window, "torStatus")->setFailure(QStringLiteral("x"));
+        auto* panel = find<ContactListPanel>(&window, "contactPanel");
+        contacts::Contact c;
+        c.address = testAddress(1);
+        panel->setContacts({c});
+        panel->setCallingEnabled(true);
+        auto* list = find<QTreeWidget>(&window, "contactList");
+        list->setCurrentItem(list->topLevelItem(0));
+        window.show();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        QTRY_COMPARE(QApplication::focusWidget(), find<QWidget>(&window, "contactSearch"));
+        const QStringList expected{"contactSearch",   "contactList",    "callButton",
+                                   "renameButton",    "blockButton",    "removeButton",
+                                   "addContactField", "addContactName", "addContactButton",
+                                   "addFromQrButton", "ownAddress",     "copyIdButton",
+                                   "shareButton",     "torRetryButton", "torBridgesButton",
+                                   "torLogButton",    "torLog",         "contactSearch"};
+        QCOMPARE(tabStops(int(expected.size()) - 1), expected);
     }
 };
 
