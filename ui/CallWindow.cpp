@@ -3,6 +3,7 @@
 
 #include "AddressText.h"
 #include "QualityDashboard.h"
+#include "Tone.h"
 
 #include <QCloseEvent>
 #include <QGridLayout>
@@ -42,7 +43,7 @@ CallWindow::CallWindow(QWidget* parent)
     endDetail_->setObjectName(QStringLiteral("callEndDetail"));
     endDetail_->setTextFormat(Qt::PlainText);
     endDetail_->setWordWrap(true);
-    endDetail_->setStyleSheet(QStringLiteral("color: #b00020;"));
+    setTone(endDetail_, Tone::Error);
     endDetail_->setVisible(false);
     duration_->setObjectName(QStringLiteral("callDuration"));
     duration_->setFont(big);

@@ -4,6 +4,7 @@
 #include "AddressText.h"
 #include "ContactInput.h"
 #include "QrCode.h"
+#include "Tone.h"
 #include "WindowModal.h"
 #include "contacts/ContactName.h"
 
@@ -19,7 +20,6 @@
 namespace onionvoice::ui {
 namespace {
 constexpr int kAddressRole = Qt::UserRole;
-const QString kRefusalStyle = QStringLiteral("color: #b00020;");
 enum Column { NameColumn, AddressColumn, StatusColumn };
 } // namespace
 
@@ -56,7 +56,7 @@ ContactListPanel::ContactListPanel(QWidget* parent)
     addError_->setWordWrap(true);
     // Plain text: the reasons quote parts of the pasted link, which someone else wrote.
     addError_->setTextFormat(Qt::PlainText);
-    addError_->setStyleSheet(kRefusalStyle);
+    setTone(addError_, Tone::Error);
     addError_->setVisible(false);
     search_->setObjectName(QStringLiteral("contactSearch"));
     search_->setPlaceholderText(tr("Search contacts"));
@@ -175,7 +175,7 @@ bool ContactListPanel::showCheck() {
         contacts::checkDisplayName(nameField_->text().trimmed());
     if (addField_->text().trimmed().isEmpty()) {
         addError_->setText(nameRefusal.value_or(QString()));
-        addError_->setStyleSheet(kRefusalStyle);
+        setTone(addError_, Tone::Error);
         addError_->setVisible(nameRefusal.has_value());
         return false;
     }
@@ -184,7 +184,10 @@ bool ContactListPanel::showCheck() {
     const bool nameRefused = input.isValid() && nameRefusal.has_value();
     addError_->setText(nameRefused ? *nameRefusal : input.reason);
     // A new key for a contact is news to act on, not a refusal.
-    addError_->setStyleSheet(input.isActionable() && !nameRefused ? QString() : kRefusalStyle);
+    if (input.isActionable() && !nameRefused)
+        clearTone(addError_);
+    else
+        setTone(addError_, Tone::Error);
     addError_->setVisible(!input.isValid() || nameRefused);
     return input.isActionable() && !nameRefused;
 }

@@ -3,6 +3,7 @@
 
 #include "AddressText.h"
 #include "QrCode.h"
+#include "Tone.h"
 
 #include <QApplication>
 #include <QClipboard>
@@ -26,8 +27,10 @@ IdCard::IdCard(QWidget* parent)
     setObjectName(QStringLiteral("idCard"));
     setFrameShape(QFrame::StyledPanel);
     // A card, not a field: tinted background, no edit frame, a heading that says whose it is.
+    // The tint is light in every colour scheme, so its labels' text is dark in every one.
     setStyleSheet(QStringLiteral("#idCard { background: #eef4ee; border: 1px solid #9cb89c; "
-                                 "border-radius: 6px; }"));
+                                 "border-radius: 6px; } #idCard QLabel { color: %1; }")
+                      .arg(textOnTint().name()));
     auto* title = new QLabel(tr("<b>Your ID</b>"), this);
     auto* hint = new QLabel(tr("Give this to the people who should be able to call you."), this);
     hint->setWordWrap(true);

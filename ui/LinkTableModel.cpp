@@ -2,6 +2,7 @@
 #include "LinkTableModel.h"
 
 #include "CallRating.h"
+#include "Tone.h"
 
 namespace onionvoice::ui {
 namespace {
@@ -39,6 +40,9 @@ QVariant LinkTableModel::data(const QModelIndex& index, int role) const {
     const LinkHealth health = linkHealth(l);
     if (role == Qt::BackgroundRole)
         return healthColour(health);
+    // The tints are light in every colour scheme, so the text on them is dark in every one.
+    if (role == Qt::ForegroundRole)
+        return textOnTint();
     if (role == Qt::TextAlignmentRole)
         return index.column() >= Rtt && index.column() <= Failures
                    ? QVariant(Qt::AlignRight | Qt::AlignVCenter)

@@ -4,6 +4,7 @@
 #include "CallRating.h"
 #include "DelayChart.h"
 #include "LinkTableModel.h"
+#include "Tone.h"
 
 #include <QGridLayout>
 #include <QHeaderView>
@@ -101,14 +102,15 @@ void QualityDashboard::update(const call::CallStatistics& s) {
     while (frameHistory_.size() > 1 && frameHistory_[1].first <= s.duration - 2s)
         frameHistory_.pop_front();
     const CallRating rating = rateCall(s);
-    static const QHash<CallRating, QString> colours{{CallRating::Good, "#1b7a1b"},
-                                                    {CallRating::Fair, "#8a6d00"},
-                                                    {CallRating::Poor, "#b00020"},
-                                                    {CallRating::Unknown, "#555555"}};
+    static const QHash<CallRating, Tone> tones{{CallRating::Good, Tone::Good},
+                                               {CallRating::Fair, Tone::Fair},
+                                               {CallRating::Poor, Tone::Error},
+                                               {CallRating::Unknown, Tone::Muted}};
     rating_->setText(rating == CallRating::Unknown
                          ? CallJudgement::describe(rating)
                          : tr("<b style=\"color:%1\">%2</b> — MOS %3, R %4")
-                               .arg(colours.value(rating), CallJudgement::describe(rating))
+                               .arg(toneColour(tones.value(rating), this).name(),
+                                    CallJudgement::describe(rating))
                                .arg(s.mos, 0, 'f', 2)
                                .arg(s.rFactor, 0, 'f', 0));
     diagnosis_->setText(CallJudgement::diagnose(s, frameHistory_.front().second));

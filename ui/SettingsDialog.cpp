@@ -1,6 +1,7 @@
 // The settings dialog.
 #include "SettingsDialog.h"
 
+#include "Tone.h"
 #include "WindowModal.h"
 #include "tor/BundledTor.h"
 
@@ -120,7 +121,7 @@ SettingsDialog::SettingsDialog(const AppSettings& current, SettingsEnvironment e
     bridgeError_->setWordWrap(true);
     // Plain text: the error quotes the bridge line as it was pasted.
     bridgeError_->setTextFormat(Qt::PlainText);
-    bridgeError_->setStyleSheet(QStringLiteral("color: #b00020;"));
+    setTone(bridgeError_, Tone::Error);
     bridgeError_->setVisible(false);
     const QStringList byObfs4 = tor::pluginTransports(environment_.obfs4Executable);
     auto* transports = new QLabel(
@@ -177,7 +178,7 @@ SettingsDialog::SettingsDialog(const AppSettings& current, SettingsEnvironment e
     problem_->setObjectName(QStringLiteral("settingsProblem"));
     problem_->setWordWrap(true);
     problem_->setTextFormat(Qt::PlainText);
-    problem_->setStyleSheet(QStringLiteral("color: #b00020;"));
+    setTone(problem_, Tone::Error);
     problem_->setVisible(false);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     buttons->button(QDialogButtonBox::Ok)->setObjectName(QStringLiteral("settingsOkButton"));

@@ -1,6 +1,8 @@
 // The Tor status panel.
 #include "TorStatusPanel.h"
 
+#include "Tone.h"
+
 #include <QGridLayout>
 #include <QLabel>
 #include <QPlainTextEdit>
@@ -39,7 +41,7 @@ TorStatusPanel::TorStatusPanel(QWidget* parent)
     hint_->setObjectName(QStringLiteral("torHint"));
     hint_->setWordWrap(true);
     hint_->setTextFormat(Qt::PlainText);
-    hint_->setStyleSheet(QStringLiteral("color: #8a4b00;"));
+    setTone(hint_, Tone::Warning);
     retry_->setObjectName(QStringLiteral("torRetryButton"));
     retry_->setToolTip(tr("Stop tor and start it again"));
     bridges_->setObjectName(QStringLiteral("torBridgesButton"));

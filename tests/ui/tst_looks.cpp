@@ -1,0 +1,131 @@
+// How the windows look where they are not what their author saw, offscreen and without a network
+// (an engine host that is never started): a dark colour scheme (tinted rows and the ID card keep
+// dark text, warnings and errors stay readable).
+#include "OffscreenTestMain.h"
+#include "WidgetLookup.h"
+#include "ui/CallRating.h"
+#include "ui/ContactListPanel.h"
+#include "ui/IdCard.h"
+#include "ui/LinkTableModel.h"
+#include "ui/TorStatusPanel.h"
+
+#include <QApplication>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QTest>
+
+using namespace onionvoice;
+using namespace onionvoice::ui;
+
+namespace {
+
+// WCAG 2 contrast ratio of two colours (1 to 21; 4.5 is the minimum for body text).
+double contrast(const QColor& a, const QColor& b) {
+    const auto luminance = [](const QColor& c) {
+        const auto channel = [](double v) {
+            return v <= 0.03928 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4);
+        };
+        return 0.2126 * channel(c.redF()) + 0.7152 * channel(c.greenF()) +
+               0.0722 * channel(c.blueF());
+    };
+    const double la = luminance(a), lb = luminance(b);
+    return (std::max(la, lb) + 0.05) / (std::min(la, lb) + 0.05);
+}
+
+// A dark colour scheme, as a desktop's dark theme gives Qt, for as long as it lives.
+class DarkPalette {
+public:
+    DarkPalette()
+        : saved_(QApplication::palette()) {
+        QPalette dark;
+        dark.setColor(QPalette::Window, QColor(0x35, 0x35, 0x35));
+        dark.setColor(QPalette::WindowText, QColor(0xee, 0xee, 0xee));
+        dark.setColor(QPalette::Base, QColor(0x2a, 0x2a, 0x2a));
+        dark.setColor(QPalette::AlternateBase, QColor(0x42, 0x42, 0x42));
+        dark.setColor(QPalette::Text, QColor(0xee, 0xee, 0xee));
+        dark.setColor(QPalette::Button, QColor(0x35, 0x35, 0x35));
+        dark.setColor(QPalette::ButtonText, QColor(0xee, 0xee, 0xee));
+        QApplication::setPalette(dark);
+    }
+    ~DarkPalette() { QApplication::setPalette(saved_); }
+
+private:
+    QPalette saved_;
+};
+
+// The colour `label` draws its text in (a style sheet's colour is in its palette once polished).
+QColor textColour(QLabel* label) {
+    label->ensurePolished();
+    return label->palette().color(label->foregroundRole());
+}
+
+} // namespace
+
+class LooksTest : public QObject {
+    Q_OBJECT
+private slots:
+    // Fault: the rows had a pastel background and no text colour, so a dark theme's near-white
+    // text sat on them.
+    void linkRowsHaveDarkTextOnTheirTint() {
+        const DarkPalette dark;
+        const std::pair<const char*, double> states[] = {{"up", 10}, {"up", 100},     {"up", 500},
+                                                         {"up", -1}, {"joining", -1}, {"down", -1}};
+        QSet<LinkHealth> seen;
+        for (const auto& [state, delay] : states) {
+            call::LinkStatistics link;
+            link.state = QString::fromLatin1(state);
+            link.relativeDelayMs = delay;
+            seen.insert(linkHealth(link));
+            LinkTableModel model;
+            model.setLinks({link});
+            for (int column = 0; column < model.columnCount(); ++column) {
+                const QModelIndex at = model.index(0, column);
+                const QVariant background = model.data(at, Qt::BackgroundRole);
+                const QVariant foreground = model.data(at, Qt::ForegroundRole);
+                QVERIFY(background.isValid());
+                QVERIFY2(foreground.isValid(), state);
+                QVERIFY2(contrast(foreground.value<QColor>(), background.value<QColor>()) >= 4.5,
+                         state);
+            }
+        }
+        QCOMPARE(seen.size(), 6); // every health
+    }
+
+    // Fault: the card set its light tint but not its text colour: near-white on pale green.
+    void idCardTextIsReadableInADarkTheme() {
+        const DarkPalette dark;
+        IdCard card;
+        card.setAddress(QStringLiteral("aoqqpp7tzyil4hlq3umoos6atft6jvrqtosq2xy53sdgiesvgg4bqead"));
+        card.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&card));
+        const QColor tint(0xee, 0xf4, 0xee);
+        for (QLabel* label : card.findChildren<QLabel*>())
+            if (!label->text().isEmpty())
+                QVERIFY2(contrast(textColour(label), tint) >= 4.5, qPrintable(label->text()));
+    }
+
+    // Fault: the hint's brown and the refusal's red were fixed, dark colours, hard to read on a
+    // dark theme's grey.
+    void warningsAreReadableInADarkTheme() {
+        const DarkPalette dark;
+        TorStatusPanel tor;
+        tor.setFailure(QStringLiteral("x"));
+        ContactListPanel contacts;
+        find<QLineEdit>(&contacts, "addContactField")->setText(QStringLiteral("hello"));
+        find<QPushButton>(&contacts, "addContactButton")->click(); // refused, with a reason
+        const std::pair<QWidget*, const char*> labels[] = {{&tor, "torHint"},
+                                                           {&contacts, "addContactError"}};
+        for (const auto& [root, name] : labels) {
+            root->show();
+            QVERIFY(QTest::qWaitForWindowExposed(root));
+            auto* label = find<QLabel>(root, name);
+            QVERIFY2(label->isVisible(), name);
+            QVERIFY2(contrast(textColour(label), root->palette().color(QPalette::Window)) >= 4.5,
+                     name);
+        }
+    }
+};
+
+ONIONVOICE_OFFSCREEN_TEST_MAIN(LooksTest)
+#include "tst_looks.moc"
