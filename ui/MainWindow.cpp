@@ -43,10 +43,14 @@ MainWindow::MainWindow(EngineHost* host, QWidget* parent)
     leftLayout->addWidget(torStatus_);
     leftLayout->addStretch(1);
     auto* leftScroll = new QScrollArea;
+    leftScroll->setObjectName(QStringLiteral("leftPane"));
     leftScroll->setWidget(left);
     leftScroll->setWidgetResizable(true);
     leftScroll->setFrameShape(QFrame::NoFrame);
     leftScroll->setMinimumWidth(360);
+    // Up and down only: what does not fit the pane's width wraps (the texts) or has a row of its
+    // own (tor's buttons); a sideways scroll bar hid the ends of the lines.
+    leftScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     // Not a tab stop of its own: it was the window's first, unnamed one; the fields in it are
     // scrolled into view as the focus reaches them.
     leftScroll->setFocusPolicy(Qt::NoFocus);

@@ -64,15 +64,17 @@ TorStatusPanel::TorStatusPanel(QWidget* parent)
     connect(&slowTimer_, &QTimer::timeout, this, &TorStatusPanel::showSlowHint);
 
     auto* layout = new QGridLayout(this);
-    layout->addWidget(new QLabel(tr("<b>Tor</b>"), this), 0, 0, 1, 3);
-    layout->addWidget(headline_, 1, 0, 1, 3);
-    layout->addWidget(progress_, 2, 0, 1, 3);
-    layout->addWidget(service_, 3, 0, 1, 3);
-    layout->addWidget(hint_, 4, 0, 1, 3);
+    // The log toggle has a row of its own: three buttons in one row were wider than the left
+    // pane in German, and were cut off.
+    layout->addWidget(new QLabel(tr("<b>Tor</b>"), this), 0, 0, 1, 2);
+    layout->addWidget(headline_, 1, 0, 1, 2);
+    layout->addWidget(progress_, 2, 0, 1, 2);
+    layout->addWidget(service_, 3, 0, 1, 2);
+    layout->addWidget(hint_, 4, 0, 1, 2);
     layout->addWidget(retry_, 5, 0);
     layout->addWidget(bridges_, 5, 1);
-    layout->addWidget(showLog_, 5, 2);
-    layout->addWidget(log_, 6, 0, 1, 3);
+    layout->addWidget(showLog_, 6, 0, 1, 2, Qt::AlignLeft);
+    layout->addWidget(log_, 7, 0, 1, 2);
     setTorState(State::NotStarted, 0, {});
     setServiceState(tor::OnionService::State::Unpublished);
 }

@@ -1,18 +1,24 @@
 // How the windows look where they are not what their author saw, offscreen and without a network
 // (an engine host that is never started): a dark colour scheme (tinted rows and the ID card keep
-// dark text, warnings and errors stay readable).
+// dark text, warnings and errors stay readable), German with tor in trouble (nothing clipped, no
+// sideways scrolling), a small screen.
 #include "OffscreenTestMain.h"
 #include "WidgetLookup.h"
 #include "ui/CallRating.h"
 #include "ui/ContactListPanel.h"
+#include "ui/EngineHost.h"
 #include "ui/IdCard.h"
 #include "ui/LinkTableModel.h"
+#include "ui/MainWindow.h"
 #include "ui/TorStatusPanel.h"
+#include "ui/Translation.h"
 
 #include <QApplication>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QTest>
 
 using namespace onionvoice;
@@ -124,6 +130,30 @@ private slots:
             QVERIFY2(contrast(textColour(label), root->palette().color(QPalette::Window)) >= 4.5,
                      name);
         }
+    }
+
+    // Fault: in German, Retry, Bridges and the log toggle in one row were wider than the left
+    // pane: they were cut off and the pane scrolled sideways (1080×680 and 900×600).
+    void germanTorTroubleFitsTheLeftPane() {
+        const auto german = installTranslations(QLocale(QLocale::German));
+        QVERIFY(!german.empty());
+        EngineHost host; // never started: the window only needs its signals
+        MainWindow window(&host);
+        window.resize(900, 600);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        find<TorStatusPanel>(&window, "torStatus")->setFailure(QStringLiteral("x"));
+        auto* pane = find<QScrollArea>(&window, "leftPane");
+        QWidget* viewport = pane->viewport();
+        for (const char* name : {"torRetryButton", "torBridgesButton", "torLogButton"}) {
+            auto* button = find<QPushButton>(&window, name);
+            QTRY_VERIFY(button->isVisible());
+            const QRect at(button->mapTo(viewport, QPoint(0, 0)), button->size());
+            QVERIFY2(at.left() >= 0 && at.right() < viewport->width(), name);
+            QVERIFY2(button->width() >= button->minimumSizeHint().width(), name);
+        }
+        QVERIFY(!pane->horizontalScrollBar()->isVisible());
+        QVERIFY(pane->widget()->width() <= viewport->width()); // nothing cut off at the right
     }
 };
 
