@@ -34,7 +34,8 @@ MainWindow::MainWindow(EngineHost* host, QWidget* parent)
     setWindowTitle(tr("OnionVoice"));
     // Set here, not only for the application: the tray icon below is made from it.
     setWindowIcon(appIcon());
-    setMinimumSize(900, 600); // fits a 1366×768 screen with room for panels and a task bar
+    // No fixed minimum: the layouts' own minimum (about 720×240, German included) is what the
+    // content needs, and 900×600 kept the window off 800-pixel-wide screens.
     resize(1080, 680);
 
     auto* left = new QWidget;

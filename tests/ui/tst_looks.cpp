@@ -155,6 +155,28 @@ private slots:
         QVERIFY(!pane->horizontalScrollBar()->isVisible());
         QVERIFY(pane->widget()->width() <= viewport->width()); // nothing cut off at the right
     }
+
+    void mainWindowFitsASmallScreen_data() {
+        QTest::addColumn<bool>("german");
+        QTest::newRow("English") << false;
+        QTest::newRow("German") << true;
+    }
+
+    // Fault: the window would not go below 900×600 though its content needs about 720×240, too
+    // wide for an 800-pixel screen.
+    void mainWindowFitsASmallScreen() {
+        QFETCH(bool, german);
+        const auto translators = german ? installTranslations(QLocale(QLocale::German))
+                                        : std::vector<std::unique_ptr<QTranslator>>{};
+        EngineHost host;
+        MainWindow window(&host);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        find<TorStatusPanel>(&window, "torStatus")->setFailure(QStringLiteral("x"));
+        window.resize(800, 600);
+        QTRY_VERIFY(window.width() <= 800);
+        QVERIFY(window.height() <= 600);
+    }
 };
 
 ONIONVOICE_OFFSCREEN_TEST_MAIN(LooksTest)
