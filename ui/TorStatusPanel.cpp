@@ -115,15 +115,21 @@ void TorStatusPanel::setTorState(State state, int percent, const QString& summar
         slowTimer_.stop();
         slow_ = false;
     }
-    progress_->setVisible(state != State::Ready);
+    // A failed tor is not on its way: no progress bar held at its last value.
+    progress_->setVisible(state != State::Ready && state != State::Failed);
+    setServiceState(serviceState_); // its words depend on whether tor failed
     refreshHint();
 }
 
 void TorStatusPanel::setServiceState(tor::OnionService::State state) {
     using S = tor::OnionService::State;
+    serviceState_ = state;
     switch (state) {
     case S::Unpublished:
-        service_->setText(tr("Your ID is not online yet."));
+        // "Not online yet" promised that waiting helps; with tor failed it does not.
+        service_->setText(state_ == State::Failed
+                              ? tr("Your ID is offline while tor is not working.")
+                              : tr("Your ID is not online yet."));
         break;
     case S::Publishing:
     case S::Published:

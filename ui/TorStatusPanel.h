@@ -53,6 +53,7 @@ private:
     bool slow_ = false;
     QString failure_;
     tor::TorLauncher::State state_ = tor::TorLauncher::State::NotStarted;
+    tor::OnionService::State serviceState_ = tor::OnionService::State::Unpublished;
 };
 
 } // namespace onionvoice::ui

@@ -3,8 +3,9 @@
 // are emitted as its engine would): a contact list replaced while the rename dialog is open, a tor
 // restart during a call or while one rings, an incoming call's Ringing before its prompt, a
 // second call in a call window that still holds the first, a call whose audio cannot start, the
-// call window closed during a call, the windows' icon, a call answered while Rename is open, and
-// the reason a contacts-only ID without access keys is not online.
+// call window closed during a call, the windows' icon, a call answered while Rename is open, the
+// reason a contacts-only ID without access keys is not online, and a failed tor that does not
+// look under way.
 #include "../contacts/ContactTestData.h"
 #include "OffscreenTestMain.h"
 #include "WidgetLookup.h"
@@ -20,6 +21,7 @@
 #include <QApplication>
 #include <QInputDialog>
 #include <QLabel>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QStatusBar>
@@ -347,6 +349,21 @@ private slots:
         auto* hint = find<QLabel>(window.torStatus(), "torHint");
         QTRY_VERIFY2(hint->text().contains(QStringLiteral("did not report a tor version")),
                      qPrintable(hint->text()));
+    }
+
+    // Fault: after tor failed, the progress bar stayed at its last value and the panel said "Your
+    // ID is not online yet.", as if it were on its way.
+    void aFailedTorDoesNotLookUnderWay() {
+        ui::TorStatusPanel panel;
+        panel.setTorState(tor::TorLauncher::State::Bootstrapping, 50, {});
+        panel.setTorState(tor::TorLauncher::State::Failed, 50, {});
+        QVERIFY(!find<QProgressBar>(&panel, "torProgress")->isVisibleTo(&panel));
+        const QString service = find<QLabel>(&panel, "serviceState")->text();
+        QVERIFY2(!service.contains(QStringLiteral("yet")), qPrintable(service));
+        panel.setTorState(tor::TorLauncher::State::Starting, 0, {}); // Retry
+        QVERIFY(find<QProgressBar>(&panel, "torProgress")->isVisibleTo(&panel));
+        QCOMPARE(find<QLabel>(&panel, "serviceState")->text(),
+                 QStringLiteral("Your ID is not online yet."));
     }
 
     // Fault: nothing set a window icon and the icon was no resource of the app: the windows, the

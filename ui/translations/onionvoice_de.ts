@@ -654,7 +654,7 @@
 <context>
     <name>onionvoice::ui::CallWindow</name>
     <message>
-        <location filename="../CallWindow.cpp" line="+23"/>
+        <location filename="../CallWindow.cpp" line="+24"/>
         <location line="+37"/>
         <source>&amp;Mute</source>
         <translation>&amp;Stumm</translation>
@@ -744,12 +744,12 @@
     </message>
     <message>
         <location line="+1"/>
-        <location line="+206"/>
+        <location line="+214"/>
         <source>B&amp;lock</source>
         <translation>&amp;Sperren</translation>
     </message>
     <message>
-        <location line="-205"/>
+        <location line="-213"/>
         <source>Re&amp;move…</source>
         <translation>Ent&amp;fernen…</translation>
     </message>
@@ -840,7 +840,7 @@
         <translation>&lt;b&gt;Kontakte&lt;/b&gt;</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+22"/>
         <source>(no name)</source>
         <translation>(kein Name)</translation>
     </message>
@@ -850,7 +850,7 @@
         <translation>gesperrt</translation>
     </message>
     <message>
-        <location line="+52"/>
+        <location line="+55"/>
         <source>Paste the ID or the onionvoice: link of the person you want to add.</source>
         <translation>Fügen Sie die ID oder den onionvoice:-Link der Person ein, die Sie hinzufügen möchten.</translation>
     </message>
@@ -940,7 +940,7 @@
 <context>
     <name>onionvoice::ui::IdCard</name>
     <message>
-        <location filename="../IdCard.cpp" line="+24"/>
+        <location filename="../IdCard.cpp" line="+25"/>
         <source>Copy I&amp;D</source>
         <translation>ID &amp;kopieren</translation>
     </message>
@@ -950,7 +950,7 @@
         <translation>&amp;Teilen…</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+8"/>
         <source>&lt;b&gt;Your ID&lt;/b&gt;</source>
         <translation>&lt;b&gt;Ihre ID&lt;/b&gt;</translation>
     </message>
@@ -1067,7 +1067,7 @@
 <context>
     <name>onionvoice::ui::LinkTableModel</name>
     <message>
-        <location filename="../LinkTableModel.cpp" line="+52"/>
+        <location filename="../LinkTableModel.cpp" line="+56"/>
         <source>up</source>
         <translation>offen</translation>
     </message>
@@ -1170,7 +1170,7 @@
         <translation>OnionVoice</translation>
     </message>
     <message>
-        <location line="+41"/>
+        <location line="+56"/>
         <source>Refused a call from %1: %2</source>
         <translation>Anruf von %1 abgewiesen: %2</translation>
     </message>
@@ -1289,7 +1289,7 @@
 <context>
     <name>onionvoice::ui::QualityDashboard</name>
     <message>
-        <location filename="../QualityDashboard.cpp" line="+24"/>
+        <location filename="../QualityDashboard.cpp" line="+25"/>
         <source>Quality:</source>
         <translation>Qualität:</translation>
     </message>
@@ -1389,7 +1389,7 @@
         <translation>&lt;b style=&quot;color:%1&quot;&gt;%2&lt;/b&gt; — MOS %3, R %4</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>%1 ms median, %2 ms p99 (budget %3 ms)</source>
         <translation>%1 ms Median, %2 ms p99 (Budget %3 ms)</translation>
     </message>
@@ -1417,7 +1417,7 @@
 <context>
     <name>onionvoice::ui::SettingsDialog</name>
     <message>
-        <location filename="../SettingsDialog.cpp" line="+27"/>
+        <location filename="../SettingsDialog.cpp" line="+28"/>
         <source>Standard</source>
         <translation>Standard</translation>
     </message>
@@ -1467,12 +1467,12 @@
         <translation> bit/s</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>How audio is spread over the call&apos;s Tor links</source>
         <translation>Wie Audio auf die Tor-Verbindungen des Gesprächs verteilt wird</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>Tor circuits each call opens</source>
         <translation>Tor-Circuits, die jedes Gespräch öffnet</translation>
     </message>
@@ -1505,7 +1505,7 @@ obfs4 192.0.2.1:443 FINGERPRINT cert=… iat-mode=0</translation>
         <translation>nicht installiert</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+7"/>
         <source>Automatic (bundled tor, then the system&apos;s)</source>
         <translation>Automatisch (mitgeliefertes tor, dann das des Systems)</translation>
     </message>
@@ -1515,7 +1515,7 @@ obfs4 192.0.2.1:443 FINGERPRINT cert=… iat-mode=0</translation>
         <translation>&amp;Durchsuchen…</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>tor executable</source>
         <translation>tor-Programm</translation>
     </message>
@@ -1575,7 +1575,7 @@ obfs4 192.0.2.1:443 FINGERPRINT cert=… iat-mode=0</translation>
         <translation>tor-&amp;Programm:</translation>
     </message>
     <message>
-        <location line="+63"/>
+        <location line="+88"/>
         <source>Add at least one bridge line, or turn bridges off.</source>
         <translation>Fügen Sie mindestens eine Bridge-Zeile hinzu oder schalten Sie Bridges aus.</translation>
     </message>
@@ -1696,7 +1696,7 @@ obfs4 192.0.2.1:443 FINGERPRINT cert=… iat-mode=0</translation>
 <context>
     <name>onionvoice::ui::TorStatusPanel</name>
     <message>
-        <location filename="../TorStatusPanel.cpp" line="+23"/>
+        <location filename="../TorStatusPanel.cpp" line="+25"/>
         <source>&amp;Retry</source>
         <translation>E&amp;rneut versuchen</translation>
     </message>
@@ -1736,7 +1736,7 @@ obfs4 192.0.2.1:443 FINGERPRINT cert=… iat-mode=0</translation>
         <translation>Meldungen von tor</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+16"/>
         <source>&lt;b&gt;Tor&lt;/b&gt;</source>
         <translation>&lt;b&gt;Tor&lt;/b&gt;</translation>
     </message>
@@ -1771,7 +1771,12 @@ obfs4 192.0.2.1:443 FINGERPRINT cert=… iat-mode=0</translation>
         <translation>Tor funktioniert nicht mehr.</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+23"/>
+        <source>Your ID is offline while tor is not working.</source>
+        <translation>Ihre ID ist offline, solange tor nicht funktioniert.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>Your ID is not online yet.</source>
         <translation>Ihre ID ist noch nicht online.</translation>
     </message>
@@ -1796,7 +1801,7 @@ obfs4 192.0.2.1:443 FINGERPRINT cert=… iat-mode=0</translation>
         <translation>Noch kann Sie niemand erreichen: Der Nur-Kontakte-Modus braucht mindestens einen Kontakt mit Zugangsschlüssel. Wählen Sie Teilen → „Einen Link mit Zugangsschlüssel für einen Kontakt kopieren…“ und schicken Sie diesen Link an den Kontakt.</translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location line="+28"/>
         <source>Tor could not start or connect: %1</source>
         <translation>Tor konnte nicht starten oder sich nicht verbinden: %1</translation>
     </message>
