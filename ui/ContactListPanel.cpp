@@ -71,7 +71,6 @@ ContactListPanel::ContactListPanel(QWidget* parent)
     list_->header()->setSectionResizeMode(AddressColumn, QHeaderView::ResizeToContents);
     list_->setToolTip(tr("Double-click a contact to call"));
     callButton_->setObjectName(QStringLiteral("callButton"));
-    callButton_->setToolTip(tr("Call the selected contact"));
     renameButton_->setObjectName(QStringLiteral("renameButton"));
     blockButton_->setObjectName(QStringLiteral("blockButton"));
     blockButton_->setToolTip(tr("A blocked contact's calls are refused without ringing"));
@@ -246,6 +245,10 @@ void ContactListPanel::updateButtons() {
             blocked = c.blocked;
     const bool any = !address.isEmpty();
     callButton_->setEnabled(any && !blocked && callingEnabled_);
+    // Greyed out while tor connects: the tooltip says why, not what the button would do.
+    callButton_->setToolTip(callingEnabled_
+                                ? tr("Call the selected contact")
+                                : tr("Tor is not connected yet: calls can start once it is"));
     renameButton_->setEnabled(any);
     blockButton_->setEnabled(any);
     blockButton_->setText(blocked ? tr("Unb&lock") : tr("B&lock"));

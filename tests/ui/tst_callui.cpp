@@ -4,8 +4,8 @@
 // restart during a call or while one rings, an incoming call's Ringing before its prompt, a
 // second call in a call window that still holds the first, a call whose audio cannot start, the
 // call window closed during a call, the windows' icon, a call answered while Rename is open, the
-// reason a contacts-only ID without access keys is not online, and a failed tor that does not
-// look under way.
+// reason a contacts-only ID without access keys is not online, a failed tor that does not look
+// under way, and why Call waits.
 #include "../contacts/ContactTestData.h"
 #include "OffscreenTestMain.h"
 #include "WidgetLookup.h"
@@ -364,6 +364,21 @@ private slots:
         QVERIFY(find<QProgressBar>(&panel, "torProgress")->isVisibleTo(&panel));
         QCOMPARE(find<QLabel>(&panel, "serviceState")->text(),
                  QStringLiteral("Your ID is not online yet."));
+    }
+
+    // Fault: while tor connected, Call was greyed out and its tooltip still offered to call.
+    void callSaysWhyItWaitsForTor() {
+        ui::ContactListPanel panel;
+        panel.setContacts({alice_});
+        auto* list = find<QTreeWidget>(&panel, "contactList");
+        list->setCurrentItem(list->topLevelItem(0));
+        auto* call = find<QPushButton>(&panel, "callButton");
+        panel.setCallingEnabled(false);
+        QVERIFY(!call->isEnabled());
+        QVERIFY2(call->toolTip().contains(QStringLiteral("Tor")), qPrintable(call->toolTip()));
+        panel.setCallingEnabled(true);
+        QVERIFY(call->isEnabled());
+        QCOMPARE(call->toolTip(), QStringLiteral("Call the selected contact"));
     }
 
     // Fault: nothing set a window icon and the icon was no resource of the app: the windows, the

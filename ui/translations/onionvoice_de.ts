@@ -744,12 +744,12 @@
     </message>
     <message>
         <location line="+1"/>
-        <location line="+214"/>
+        <location line="+217"/>
         <source>B&amp;lock</source>
         <translation>&amp;Sperren</translation>
     </message>
     <message>
-        <location line="-213"/>
+        <location line="-216"/>
         <source>Re&amp;move…</source>
         <translation>Ent&amp;fernen…</translation>
     </message>
@@ -820,12 +820,12 @@
         <translation>Doppelklick auf einen Kontakt ruft ihn an</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+178"/>
         <source>Call the selected contact</source>
         <translation>Den ausgewählten Kontakt anrufen</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="-174"/>
         <source>A blocked contact&apos;s calls are refused without ringing</source>
         <translation>Anrufe eines gesperrten Kontakts werden ohne Klingeln abgewiesen</translation>
     </message>
@@ -865,7 +865,12 @@
         <translation>Bilder (*.png *.jpg *.jpeg *.bmp *.gif)</translation>
     </message>
     <message>
-        <location line="+33"/>
+        <location line="+34"/>
+        <source>Tor is not connected yet: calls can start once it is</source>
+        <translation>Tor ist noch nicht verbunden: Anrufe sind möglich, sobald es verbunden ist</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>Unb&amp;lock</source>
         <translation>&amp;Entsperren</translation>
     </message>
