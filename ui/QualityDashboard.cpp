@@ -108,21 +108,24 @@ void QualityDashboard::update(const call::CallStatistics& s) {
                                                {CallRating::Unknown, Tone::Muted}};
     rating_->setText(rating == CallRating::Unknown
                          ? CallJudgement::describe(rating)
-                         : tr("<b style=\"color:%1\">%2</b> — MOS %3, R %4")
+                         // %L: the user's decimal comma and digit grouping ("MOS 4,10" in German).
+                         : tr("<b style=\"color:%1\">%2</b> — MOS %L3, R %L4")
                                .arg(toneColour(tones.value(rating), this).name(),
                                     CallJudgement::describe(rating))
                                .arg(s.mos, 0, 'f', 2)
                                .arg(s.rFactor, 0, 'f', 0));
     diagnosis_->setText(CallJudgement::diagnose(s, frameHistory_.front().second));
-    delay_->setText(tr("%1 ms median, %2 ms p99 (budget %3 ms)")
+    delay_->setText(tr("%L1 ms median, %L2 ms p99 (budget %L3 ms)")
                         .arg(s.networkDelayP50Ms, 0, 'f', 0)
                         .arg(s.networkDelayP99Ms, 0, 'f', 0)
                         .arg(RatingThresholds::kDelayBudgetMs));
     jitter_->setText(
-        tr("target %1 ms, holding %2 ms").arg(s.jitterTarget.count()).arg(s.jitterLevel.count()));
-    losses_->setText(
-        tr("%1 late, %2 lost, %3 ms concealed").arg(s.late).arg(s.lost).arg(s.concealed.count()));
-    cells_->setText(tr("%1 per second").arg(s.cellsPerSecond, 0, 'f', 1));
+        tr("target %L1 ms, holding %L2 ms").arg(s.jitterTarget.count()).arg(s.jitterLevel.count()));
+    losses_->setText(tr("%L1 late, %L2 lost, %L3 ms concealed")
+                         .arg(s.late)
+                         .arg(s.lost)
+                         .arg(s.concealed.count()));
+    cells_->setText(tr("%L1 per second").arg(s.cellsPerSecond, 0, 'f', 1));
     int up = 0;
     for (const call::LinkStatistics& l : s.links)
         up += l.state == QLatin1String("up") ? 1 : 0;

@@ -1,7 +1,7 @@
 // How the windows look where they are not what their author saw, offscreen and without a network
 // (an engine host that is never started): a dark colour scheme (tinted rows and the ID card keep
 // dark text, warnings and errors stay readable), German with tor in trouble (nothing clipped, no
-// sideways scrolling), a small screen.
+// sideways scrolling), a small screen, German numbers.
 #include "OffscreenTestMain.h"
 #include "WidgetLookup.h"
 #include "ui/CallRating.h"
@@ -10,6 +10,7 @@
 #include "ui/IdCard.h"
 #include "ui/LinkTableModel.h"
 #include "ui/MainWindow.h"
+#include "ui/QualityDashboard.h"
 #include "ui/TorStatusPanel.h"
 #include "ui/Translation.h"
 
@@ -176,6 +177,31 @@ private slots:
         window.resize(800, 600);
         QTRY_VERIFY(window.width() <= 800);
         QVERIFY(window.height() <= 600);
+    }
+
+    // Fault: the dashboard wrote its decimals the C way whatever the language: "26.0 pro
+    // Sekunde", "MOS 4.10" in German.
+    void germanDashboardWritesGermanNumbers() {
+        const QLocale before;
+        QLocale::setDefault(QLocale(QLocale::German, QLocale::Germany));
+        const auto german = installTranslations(QLocale());
+        QualityDashboard dashboard;
+        call::CallStatistics s;
+        s.duration = std::chrono::seconds(5);
+        s.framesReceived = 250;
+        s.mos = 4.1;
+        s.rFactor = 82;
+        s.cellsPerSecond = 26;
+        s.networkDelayP50Ms = 1234;
+        s.networkDelayP99Ms = 2345;
+        dashboard.update(s);
+        const QString cells = find<QLabel>(&dashboard, "cellsLabel")->text();
+        const QString rating = find<QLabel>(&dashboard, "ratingLabel")->text();
+        const QString delay = find<QLabel>(&dashboard, "delayLabel")->text();
+        QLocale::setDefault(before);
+        QVERIFY2(cells.contains(QStringLiteral("26,0")), qPrintable(cells));
+        QVERIFY2(rating.contains(QStringLiteral("4,10")), qPrintable(rating));
+        QVERIFY2(delay.contains(QStringLiteral("1.234")), qPrintable(delay));
     }
 };
 

@@ -1389,29 +1389,29 @@
         <translation>–</translation>
     </message>
     <message>
-        <location line="+18"/>
-        <source>&lt;b style=&quot;color:%1&quot;&gt;%2&lt;/b&gt; — MOS %3, R %4</source>
-        <translation>&lt;b style=&quot;color:%1&quot;&gt;%2&lt;/b&gt; — MOS %3, R %4</translation>
+        <location line="+19"/>
+        <source>&lt;b style=&quot;color:%1&quot;&gt;%2&lt;/b&gt; — MOS %L3, R %L4</source>
+        <translation>&lt;b style=&quot;color:%1&quot;&gt;%2&lt;/b&gt; — MOS %L3, R %L4</translation>
     </message>
     <message>
         <location line="+6"/>
-        <source>%1 ms median, %2 ms p99 (budget %3 ms)</source>
-        <translation>%1 ms Median, %2 ms p99 (Budget %3 ms)</translation>
+        <source>%L1 ms median, %L2 ms p99 (budget %L3 ms)</source>
+        <translation>%L1 ms Median, %L2 ms p99 (Budget %L3 ms)</translation>
     </message>
     <message>
         <location line="+5"/>
-        <source>target %1 ms, holding %2 ms</source>
-        <translation>Ziel %1 ms, hält %2 ms</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>%1 late, %2 lost, %3 ms concealed</source>
-        <translation>%1 zu spät, %2 verloren, %3 ms verdeckt</translation>
+        <source>target %L1 ms, holding %L2 ms</source>
+        <translation>Ziel %L1 ms, hält %L2 ms</translation>
     </message>
     <message>
         <location line="+1"/>
-        <source>%1 per second</source>
-        <translation>%1 pro Sekunde</translation>
+        <source>%L1 late, %L2 lost, %L3 ms concealed</source>
+        <translation>%L1 zu spät, %L2 verloren, %L3 ms verdeckt</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>%L1 per second</source>
+        <translation>%L1 pro Sekunde</translation>
     </message>
     <message>
         <location line="+4"/>
