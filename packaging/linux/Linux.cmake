@@ -74,3 +74,7 @@ set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_PACKAGE_SECTION net)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION ON)
+# Qt's own strings (Cancel, Yes/No in standard dialogs) in the user's language: Debian ships
+# qtbase_de.qm and the others there, not with libqt6core6; without it they stayed English in the
+# German app. Recommended, not required: the app works in English without it.
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS qt6-translations-l10n)

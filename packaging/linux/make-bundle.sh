@@ -31,7 +31,17 @@ for plugin in platforms/libqxcb.so platforms/libqoffscreen.so platforms/libqmini
         cp "$qt_plugins/$plugin" "$app/plugins/$plugin"
     fi
 done
-printf '[Paths]\nPrefix = .\nPlugins = plugins\n' > "$app/qt.conf"
+# Qt's own strings (Cancel, Yes/No) in the user's language, where the build machine has them
+# (Debian: qt6-translations-l10n); the app's own translation is inside the program.
+qt_translations=$(qtpaths6 --query QT_INSTALL_TRANSLATIONS 2>/dev/null || echo /usr/share/qt6/translations)
+if compgen -G "$qt_translations/qtbase_*.qm" > /dev/null; then
+    mkdir -p "$app/translations"
+    cp "$qt_translations"/qtbase_*.qm "$app/translations/"
+else
+    echo "make-bundle.sh: no qtbase_*.qm in $qt_translations (apt install qt6-translations-l10n):" \
+        "Qt's own buttons stay English in the bundle" >&2
+fi
+printf '[Paths]\nPrefix = .\nPlugins = plugins\nTranslations = translations\n' > "$app/qt.conf"
 
 # ALSA's configuration, for hosts without one: without it PortAudio aborts while listing devices.
 alsa=/usr/share/alsa
