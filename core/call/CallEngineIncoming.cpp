@@ -8,8 +8,6 @@ Q_DECLARE_LOGGING_CATEGORY(lcCall)
 
 namespace onionvoice::call {
 
-using namespace std::chrono_literals;
-
 void CallEngine::refuseIncoming(net::OnionLink* link, const QString& peer, RefusalReason reason,
                                 EndReason local) {
     incoming_.refuse(link, reason);
@@ -70,7 +68,7 @@ void CallEngine::onIncomingHello(net::OnionLink* link, const Hello& hello) {
         // when a contact of ours calls. It rings on, unanswered, for the rest of its time.
         const auto rang = std::chrono::milliseconds(call_->clock.elapsed());
         if (net::OnionLink* ringing = call_->release(call_->controlSlot, this))
-            incoming_.letRingOn(ringing, std::max(config_.ringTimeout - rang, 0ms));
+            incoming_.letRingOn(ringing, ringTimeLeft(config_.ringTimeout, rang));
         end(EndReason::NoAnswer);
     }
     if (call_) {

@@ -13,10 +13,18 @@
 
 #include <QObject>
 #include <QSet>
+#include <algorithm>
 #include <chrono>
 #include <deque>
 
 namespace onionvoice::call {
+
+// What is left of a ring of `ringTimeout` that has rung for `rang`, never less than nothing: a
+// ring displaced by a contact's call goes on for this long, so it ends when it would have anyway.
+constexpr std::chrono::milliseconds ringTimeLeft(std::chrono::milliseconds ringTimeout,
+                                                 std::chrono::milliseconds rang) {
+    return std::max(ringTimeout - rang, std::chrono::milliseconds(0));
+}
 
 struct IncomingLimits {
     std::chrono::milliseconds proofTimeout{5000};

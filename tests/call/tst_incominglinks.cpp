@@ -1,6 +1,7 @@
 // Unit tests of IncomingLinks over a real unix-socket LinkListener (the listener behind the onion
 // service): silent streams cannot pile up, and cannot keep a genuine caller out; a decoy ring ends
-// as a real one does.
+// as a real one does; a displaced ring rings on for what is left of its time (ringTimeLeft).
+#include "call/CallSession.h"
 #include "call/IncomingLinks.h"
 #include "multipath/Record.h"
 #include "net/LinkListener.h"
@@ -11,6 +12,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <memory>
+#include <optional>
 #include <vector>
 
 using namespace onionvoice;
@@ -27,6 +29,21 @@ bool connectAndSayHello(QLocalSocket& socket, const QString& path) {
     return socket.waitForConnected(5000) &&
            socket.write(reinterpret_cast<const char*>(hello.data()), qint64(hello.size())) ==
                qint64(hello.size());
+}
+
+std::optional<HandshakeMessage> decoded(const QByteArray& record) {
+    return decodeHandshake(bytesOf(record)).message;
+}
+
+bool isRinging(const QByteArray& record) {
+    const auto message = decoded(record);
+    return message && std::holds_alternative<Ringing>(*message);
+}
+
+bool isRefusal(const QByteArray& record, RefusalReason reason) {
+    const auto message = decoded(record);
+    const auto* refusal = message ? std::get_if<Refusal>(&*message) : nullptr;
+    return refusal && refusal->reason == reason;
 }
 
 class IncomingLinksTest : public QObject {
@@ -95,15 +112,66 @@ private slots:
         QLocalSocket prober;
         QVERIFY(connectAndSayHello(prober, path));
         QTRY_COMPARE(prober.bytesAvailable(), qint64(multipath::kRecordSize));
-        const QByteArray ringing = prober.readAll();
-        const auto decoded = decodeHandshake(
-            {reinterpret_cast<const std::uint8_t*>(ringing.data()), std::size_t(ringing.size())});
-        QVERIFY(decoded.message && std::holds_alternative<Ringing>(*decoded.message));
+        QVERIFY(isRinging(prober.readAll()));
         QCOMPARE(counters.decoyRings, std::uint64_t(1));
 
         prober.write(sent);
         QTRY_COMPARE_WITH_TIMEOUT(prober.state(), QLocalSocket::UnconnectedState, 5000);
         QCOMPARE(prober.readAll(), QByteArray()); // no NoAnswer: a real ring says nothing more
+    }
+
+    // What a displaced ring has left, on injected times: the rest of its time, never less than
+    // nothing (a ring displaced after its time was up ends at once).
+    void ringTimeLeftIsTheRestOfTheRing() {
+        QCOMPARE(ringTimeLeft(8s, 0ms), 8s);
+        QCOMPARE(ringTimeLeft(8s, 3s), 5s);
+        QCOMPARE(ringTimeLeft(8s, 7999ms), 1ms);
+        QCOMPARE(ringTimeLeft(8s, 8s), 0ms);
+        QCOMPARE(ringTimeLeft(8s, 20s), 0ms);
+    }
+
+    // Attack: a stranger's ring displaced by a contact's call heard NoAnswer at once, where an
+    // unanswered ring lasts its full time, and so learnt the moment a contact of ours called. Two
+    // rings are let ring on, the one that rang first with time left, the other with none: the one
+    // without time answers NoAnswer first, while the other still says nothing, then the other.
+    void displacedRingAnswersNoAnswerWhenItsTimeIsUp() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("links.sock"));
+        net::LinkListener listener(multipath::kRecordSize);
+        QVERIFY2(listener.listenLocal(path), qPrintable(listener.errorString()));
+        RefusalCounters counters;
+        IncomingLinks incoming({60s, 32, 8}, counters);
+        connect(&listener, &net::LinkListener::linkAccepted, &incoming, &IncomingLinks::adopt);
+        // Each Hello rings for real (as CallEngine::ring answers), before it is displaced.
+        std::vector<net::OnionLink*> rings;
+        connect(&incoming, &IncomingLinks::helloReceived, &incoming, [&](net::OnionLink* link) {
+            link->sendRecord(encodeHandshake(Ringing{}));
+            rings.push_back(link);
+        });
+        QLocalSocket early, late;
+        for (QLocalSocket* caller : {&early, &late}) {
+            QVERIFY(connectAndSayHello(*caller, path));
+            QTRY_COMPARE(caller->bytesAvailable(), qint64(multipath::kRecordSize));
+            QVERIFY(isRinging(caller->readAll()));
+        }
+        QCOMPARE(rings.size(), std::size_t(2));
+
+        QStringList heard;
+        bool earlySpokeFirst = false;
+        connect(&early, &QLocalSocket::readyRead, this, [&] { heard << QStringLiteral("early"); });
+        connect(&late, &QLocalSocket::readyRead, this, [&] {
+            heard << QStringLiteral("late");
+            // Whatever the early ring was sent is in its socket by now (sent first).
+            earlySpokeFirst = early.bytesAvailable() > 0 || early.waitForReadyRead(0);
+        });
+        incoming.letRingOn(rings[0], 1s);
+        incoming.letRingOn(rings[1], 0ms);
+        QTRY_COMPARE(heard, QStringList({QStringLiteral("late"), QStringLiteral("early")}));
+        QVERIFY2(!earlySpokeFirst, "the ring with time left ended at once");
+        QTRY_COMPARE(early.bytesAvailable(), qint64(multipath::kRecordSize));
+        QVERIFY(isRefusal(late.readAll(), RefusalReason::NoAnswer));
+        QVERIFY(isRefusal(early.readAll(), RefusalReason::NoAnswer));
+        QCOMPARE(counters.decoyRings, std::uint64_t(2));
     }
 };
 
