@@ -429,8 +429,13 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(window_->incomingCallDialog() &&
                                      window_->incomingCallDialog()->isVisible(),
                                  kCallTimeout);
-        QTest::qWait(500); // a notification would have crossed the bus by now
-        QCOMPARE(notifications_->shown.size(), 0);
+        // A marker sent now crosses the bus after any notification of this call (one connection
+        // delivers in order): once it is shown, an "Incoming call" would have been shown first.
+        const QString marker = QStringLiteral("marker after the prompt");
+        window_->notifier()->notify(marker, QString());
+        QTRY_VERIFY(!notifications_->shown.isEmpty());
+        QCOMPARE(notifications_->shown.first().first, marker);
+        QCOMPARE(notifications_->shown.size(), 1);
         QTest::mouseClick(find<QPushButton>(window_->incomingCallDialog(), "rejectCallButton"),
                           Qt::LeftButton);
         QTRY_COMPARE_WITH_TIMEOUT(peerEnd(), call::EndReason::RejectedByPeer, 20000);
