@@ -6,7 +6,8 @@
 // mid-call loses those links and, when it then vanishes, the call ends as a network failure; a
 // caller or callee process killed mid-call ends the other side's call the same way (and `call`
 // exits with code 8). The attacker is this test itself, with its own tor and raw links.
-#include "../testnet/TestnetEnv.h"
+#include "../testnet/TestnetEngine.h"
+#include "call/CallSession.h"
 #include "call/Handshake.h"
 #include "call/RecordSealer.h"
 #include "multipath/MultipathEndpoint.h"
@@ -28,13 +29,9 @@ using namespace std::chrono_literals;
 
 namespace {
 
-constexpr int kStartTimeout = 120000;
-constexpr int kCallTimeout = 60000;
+using testnet::kCallTimeout;
+using testnet::kStartTimeout;
 constexpr int kNetworkLoss = 40000; // the engine's 20 s without a record, plus tor's slack
-
-std::span<const std::uint8_t> bytesOf(const QByteArray& a) {
-    return {reinterpret_cast<const std::uint8_t*>(a.constData()), std::size_t(a.size())};
-}
 
 // One onionvoice-cli process and the JSON events it printed.
 class Cli {

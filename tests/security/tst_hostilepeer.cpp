@@ -6,7 +6,7 @@
 // connects to the service's target directly, skipping tor. All the while a friend's genuine call
 // must still connect, the callee's memory stays bounded, and the callee reports what it refused
 // (printed as JSON and written to hostile-report.json).
-#include "../testnet/TestnetEnv.h"
+#include "../testnet/TestnetEngine.h"
 #include "call/CallEngine.h"
 #include "media/NullBackend.h"
 #include "multipath/MultipathEndpoint.h"
@@ -36,8 +36,8 @@ using namespace std::chrono_literals;
 
 namespace {
 
-constexpr int kStartTimeout = 120000;
-constexpr int kCallTimeout = 60000;
+using testnet::kCallTimeout;
+using testnet::kStartTimeout;
 constexpr int kFloodLinks = 500;
 constexpr int kStreamsPerCircuit = 20; // more than the service's MaxStreams: tor closes those
 // Circuits that keep to the service's MaxStreams (4): their 64 streams all reach the callee at
@@ -216,10 +216,8 @@ private:
     QHash<QString, QString> dataDirectories_;
 
     std::unique_ptr<CallEngine> engine(const QString& name) {
-        EngineConfig config;
-        config.dataDirectory = testnet::clientConfig(name).dataDirectory; // made afresh
+        EngineConfig config = testnet::engineConfig(name); // data made afresh
         dataDirectories_[name] = config.dataDirectory;
-        config.extraTorrcLines = testnet::clientTorrcLines();
         config.ringTimeout = 8s;
         config.linkProofTimeout = 3s;
         config.dialTimeout = 60s;

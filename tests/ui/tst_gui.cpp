@@ -5,7 +5,7 @@
 // private D-Bus session bus) of a call that rings while the window is not focused. They also
 // measure, and print, how long the GUI event loop ever stalls, and how much a 500 ms GUI stall
 // moves the engine's packet sends.
-#include "../testnet/TestnetEnv.h"
+#include "../testnet/TestnetEngine.h"
 #include "NotificationServer.h"
 #include "WidgetLookup.h"
 #include "media/WavFileBackend.h"
@@ -35,8 +35,8 @@ using namespace std::chrono_literals;
 
 namespace {
 
-constexpr int kStartTimeout = 90000;
-constexpr int kCallTimeout = 60000;
+using testnet::kCallTimeout;
+using testnet::kStartTimeout;
 
 // The longest time a thread's event loop went without running a 5 ms timer. Started on the thread
 // it measures; read from any thread.
@@ -118,9 +118,7 @@ TimedApplication* timedApp() {
 }
 
 call::EngineConfig engineConfig(const QString& name) {
-    call::EngineConfig config;
-    config.dataDirectory = testnet::clientConfig(name).dataDirectory;
-    config.extraTorrcLines = testnet::clientTorrcLines();
+    call::EngineConfig config = testnet::engineConfig(name);
     config.ringTimeout = 20s;
     config.dialTimeout = 40s;
     // Silence paced in real time: the call's audio path runs as with a sound card.

@@ -1,6 +1,6 @@
 // The desktop app's composition (GuiApp) on the private Tor network: a setting that needs tor
 // restarted, saved during a call, and the call ending while the "Restart now?" question is open.
-#include "../testnet/TestnetEnv.h"
+#include "../testnet/TestnetEngine.h"
 #include "GuiApp.h"
 #include "OffscreenTestMain.h"
 #include "media/WavFile.h"
@@ -21,8 +21,8 @@ using namespace std::chrono_literals;
 
 namespace {
 
-constexpr int kStartTimeout = 120000;
-constexpr int kCallTimeout = 60000;
+using testnet::kCallTimeout;
+using testnet::kStartTimeout;
 
 bool reachable(const QSignalSpy& service) {
     return !service.isEmpty() && service.last().at(0).value<tor::OnionService::State>() ==
@@ -66,9 +66,7 @@ private slots:
         app.start();
 
         ui::EngineHost peer;
-        call::EngineConfig config;
-        config.dataDirectory = testnet::clientConfig("guirestart-peer").dataDirectory;
-        config.extraTorrcLines = testnet::clientTorrcLines();
+        call::EngineConfig config = testnet::engineConfig("guirestart-peer");
         config.audio = [](QString* error) -> std::unique_ptr<media::AudioBackend> {
             return media::WavFileBackend::create({}, {}, media::Pacing::RealTime, error);
         };
