@@ -1,11 +1,12 @@
 // onionvoice-cli processes on the private Tor network. First the security presets reach tor: a
 // one-way hotline service (single-hop, on its own tor) takes a call from a caller whose tor runs
-// with more guards. Then acceptance 4 of issue 8: the attacks and faults of tst_calls, this time
-// against onionvoice-cli processes. An impostor's Hello is refused as a bad request, a client
-// speaking garbage has its link closed while the service stays up, a caller that garbles records
-// mid-call loses those links and, when it then vanishes, the call ends as a network failure; a
-// caller or callee process killed mid-call ends the other side's call the same way (and `call`
-// exits with code 8). The attacker is this test itself, with its own tor and raw links.
+// with more guards. Then acceptance 4 of issue 8: the attacks and faults of tst_calls and
+// tst_whomayring, this time against onionvoice-cli processes. An impostor's Hello is refused as a
+// bad request, a client speaking garbage has its link closed while the service stays up, a caller
+// that garbles records mid-call loses those links and, when it then vanishes, the call ends as a
+// network failure; a caller or callee process killed mid-call ends the other side's call the same
+// way (and `call` exits with code 8). The attacker is this test itself, with its own tor and raw
+// links.
 #include "../testnet/TestnetEngine.h"
 #include "call/CallSession.h"
 #include "call/Handshake.h"

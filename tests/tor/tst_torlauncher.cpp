@@ -175,7 +175,7 @@ private slots:
     }
 
 #ifndef Q_OS_WIN
-    // Attack (tst_calls otherLocalUserCannotDialThroughOurTor): tor's SOCKS port was TCP on
+    // Attack (tst_contactsonly otherLocalUserCannotDialThroughOurTor): tor's SOCKS port was TCP on
     // 127.0.0.1, open to every local user, who could dial our contacts-only contacts through it
     // with the client authorization we gave tor. It is a unix socket in tor's 0700 directory now;
     // a path with spaces or quotes is quoted as tor reads it (C escapes).

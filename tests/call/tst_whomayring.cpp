@@ -1,0 +1,230 @@
+// Integration tests of who may ring an engine on the private Tor network (tests/testnet), and what
+// every other caller learns: a stranger cannot tell that we are busy, a contact gets through a
+// stranger's ring, a blocked caller and an unknown one are refused without a word about why, an
+// impostor's Hello is refused, and replayed and forged records and a wrong join token are rejected
+// in a call.
+#include "CallParties.h"
+#include "call/RecordSealer.h"
+#include "multipath/MultipathEndpoint.h"
+
+#include <QDateTime>
+#include <QSignalSpy>
+#include <QTest>
+#include <array>
+
+using namespace onionvoice;
+using namespace onionvoice::call;
+using namespace onionvoice::call::testing;
+using namespace std::chrono_literals;
+
+class WhoMayRingTest : public QObject, public CallParties {
+    Q_OBJECT
+private slots:
+    void initTestCase() {
+        if (!networkUp())
+            QSKIP("needs the private Tor network (ctest fixture testnet)");
+        startParties({"alice", "bob", "carol"});
+    }
+    void init() { resetParties(); }
+    void cleanupTestCase() { stopParties(); }
+
+    // Attack: a stranger probes whether bob is in a call. Before the fix carol got "Busy"; now
+    // she hears it ring unanswered, as when bob is idle and does not pick up.
+    void strangerCannotTellBusy() {
+        Party& alice = party("alice");
+        Party& bob = party("bob");
+        Party& carol = party("carol");
+        alice.engine->dial(bob.engine->address());
+        QTRY_VERIFY_WITH_TIMEOUT(bob.reached(CallState::Ringing), kCallTimeout);
+        carol.engine->dial(bob.engine->address());
+        QTRY_VERIFY_WITH_TIMEOUT(carol.reached(CallState::Ringing), kCallTimeout);
+        QCOMPARE(bob.refused->size(), 1);
+        QVERIFY(bob.refused->first().at(0).toString() == carol.engine->address());
+        QCOMPARE(bob.refused->first().at(1).value<EndReason>(), EndReason::Busy);
+        alice.engine->hangUp();
+        QTRY_COMPARE_WITH_TIMEOUT(bob.endReason(), EndReason::Cancelled, 10000);
+        QCOMPARE(alice.endReason(), EndReason::Cancelled);
+        QTRY_COMPARE_WITH_TIMEOUT(carol.endReason(), EndReason::NoAnswer, kCallTimeout);
+        QCOMPARE(bob.incoming->size(), 1); // only alice rang
+        waitIdle({"alice", "bob", "carol"});
+    }
+
+    // A contact calling while a stranger's call rings is not kept out: the stranger's ring
+    // ends, the contact's rings. A contact calling during a call hears "busy", and bob gets a
+    // missed-call notice.
+    // A contact's call displaces a stranger's ring. Attack: the displaced stranger heard NoAnswer
+    // at once, where an unanswered ring lasts its full time, and so learnt the moment a contact
+    // of ours called; now its ring goes on to its end. Bob hands it to the rings that go on
+    // unanswered (counted with the decoy rings); how long it goes on (ringTimeLeft) and that it
+    // then ends as NoAnswer (IncomingLinks::letRingOn) are tested in tst_incominglinks.
+    void contactGetsThrough() {
+        Party& alice = party("alice");
+        Party& bob = party("bob");
+        Party& carol = party("carol");
+        QString error;
+        QVERIFY(bob.engine->contacts().add(
+            {alice.engine->address(), "Alice", {}, false, false, {}, {}}, &error));
+        carol.engine->dial(bob.engine->address());
+        QTRY_VERIFY_WITH_TIMEOUT(bob.reached(CallState::Ringing), kCallTimeout);
+        const auto decoys = bob.engine->refusals().decoyRings;
+        alice.engine->dial(bob.engine->address());
+        QTRY_COMPARE_WITH_TIMEOUT(bob.incoming->size(), 2, kCallTimeout);
+        QCOMPARE(bob.incoming->last().at(0).toString(), alice.engine->address());
+        QCOMPARE(bob.incoming->last().at(1).toString(), QStringLiteral("Alice"));
+        QCOMPARE(bob.endReason(), EndReason::NoAnswer);          // carol's ring, displaced
+        QCOMPARE(bob.engine->refusals().decoyRings, decoys + 1); // ringing on, not refused
+        bob.engine->answer();
+        QTRY_VERIFY_WITH_TIMEOUT(alice.reached(CallState::Active), kCallTimeout);
+        // Carol's ring ends as an unanswered one: NoAnswer, not a closed link (Unreachable, a
+        // network failure) nor "busy".
+        QTRY_COMPARE_WITH_TIMEOUT(carol.endReason(), EndReason::NoAnswer, kCallTimeout);
+        // Now busy for real: a contact calling (carol, now in bob's contacts) hears so and bob
+        // is told about the missed call.
+        QVERIFY(bob.engine->contacts().add(
+            {carol.engine->address(), "Carol", {}, false, false, {}, {}}, &error));
+        bob.clear();
+        carol.clear();
+        carol.engine->dial(bob.engine->address());
+        QTRY_COMPARE_WITH_TIMEOUT(carol.endReason(), EndReason::Busy, kCallTimeout);
+        QTRY_COMPARE(bob.refused->size(), 1);
+        QCOMPARE(bob.refused->last().at(0).toString(), carol.engine->address());
+        QCOMPARE(bob.refused->last().at(1).value<EndReason>(), EndReason::Busy);
+        alice.engine->hangUp();
+        QTRY_COMPARE_WITH_TIMEOUT(bob.endReason(), EndReason::HungUpByPeer, 10000);
+        QVERIFY(bob.engine->contacts().remove(alice.engine->address()));
+        QVERIFY(bob.engine->contacts().remove(carol.engine->address()));
+        waitIdle({"alice", "bob", "carol"});
+    }
+
+    void blockedCaller() {
+        Party& alice = party("alice");
+        Party& bob = party("bob");
+        QString error;
+        QVERIFY(bob.engine->contacts().add(
+            {alice.engine->address(), "Alice", {}, true, false, {}, {}}, &error));
+        // Attack: alice probes whether bob blocked her. Before the fix she got "NotAccepted";
+        // now it rings unanswered, as for anyone bob does not pick up.
+        const auto decoys = bob.engine->refusals().decoyRings;
+        alice.engine->dial(bob.engine->address());
+        QTRY_VERIFY_WITH_TIMEOUT(alice.reached(CallState::Ringing), kCallTimeout);
+        QTRY_COMPARE_WITH_TIMEOUT(alice.endReason(), EndReason::NoAnswer, kCallTimeout);
+        QCOMPARE(bob.engine->refusals().decoyRings, decoys + 1); // was counted twice
+        QTRY_COMPARE(bob.refused->size(), 1);
+        QCOMPARE(bob.refused->first().at(1).value<EndReason>(), EndReason::NotAccepted);
+        QVERIFY(bob.incoming->isEmpty()); // bob was not disturbed
+        QCOMPARE(bob.engine->callState(), CallState::Idle);
+        QVERIFY(bob.engine->contacts().remove(alice.engine->address()));
+        waitIdle({"alice", "bob"});
+    }
+
+    void unknownCallerRefused() {
+        Party& carol = party("carol");
+        Party& bob = party("bob");
+        bob.engine->setUnknownCallers(UnknownCallers::Refuse);
+        carol.engine->dial(bob.engine->address());
+        QTRY_COMPARE_WITH_TIMEOUT(carol.endReason(), EndReason::NotAccepted, kCallTimeout);
+        QTRY_COMPARE(bob.refused->size(), 1);
+        QCOMPARE(bob.refused->first().at(1).value<EndReason>(), EndReason::NotAccepted);
+        QVERIFY(bob.incoming->isEmpty());
+        bob.engine->setUnknownCallers(UnknownCallers::Ring);
+        waitIdle({"carol", "bob"});
+    }
+
+    void impostorIsRefused() {
+        // carol signs a Hello that claims alice's address.
+        Party& bob = party("bob");
+        auto link = rawLink("carol", "bob", 1);
+        QTRY_COMPARE_WITH_TIMEOUT(link->state(), net::OnionLink::State::Open, kCallTimeout);
+        QSignalSpy replies(link.get(), &net::OnionLink::recordReceived);
+        QString error;
+        const auto carolId = partyIdentity("carol", &error);
+        QVERIFY2(carolId, qPrintable(error));
+        EphemeralKey e;
+        Hello forged = makeHello(*carolId, bob.engine->address(), e, {}, 0,
+                                 std::chrono::milliseconds(QDateTime::currentMSecsSinceEpoch()));
+        forged.caller = party("alice").engine->address();
+        link->sendRecord(encodeHandshake(forged));
+        QTRY_COMPARE_WITH_TIMEOUT(replies.size(), 1, 10000);
+        const HandshakeDecode answer =
+            decodeHandshake(bytesOf(replies.first().at(0).toByteArray()));
+        QVERIFY(answer.message && std::holds_alternative<Refusal>(*answer.message));
+        QCOMPARE(std::get<Refusal>(*answer.message).reason, RefusalReason::BadRequest);
+        QTRY_COMPARE(bob.refused->size(), 1);
+        QCOMPARE(bob.refused->first().at(1).value<EndReason>(), EndReason::ProtocolError);
+        QVERIFY(bob.incoming->isEmpty());
+        waitIdle({"bob"});
+    }
+
+    void replayedForgedAndUnprovenRecordsAreRejected() {
+        // The test is the caller itself, with carol's identity, over raw links: it completes
+        // a genuine handshake with bob and then misbehaves on some links.
+        Party& bob = party("bob");
+        connect(bob.engine.get(), &CallEngine::incomingCall, bob.engine.get(), &CallEngine::answer,
+                Qt::SingleShotConnection);
+        std::array<std::unique_ptr<net::OnionLink>, 4> links;
+        for (int i = 0; i < 4; ++i)
+            links[std::size_t(i)] = rawLink("carol", "bob", 10 + i);
+        for (auto& l : links)
+            QTRY_COMPARE_WITH_TIMEOUT(l->state(), net::OnionLink::State::Open, kCallTimeout);
+        QSignalSpy control(links[0].get(), &net::OnionLink::recordReceived);
+        QString error;
+        const auto carolId = partyIdentity("carol", &error);
+        QVERIFY(carolId);
+        EphemeralKey e;
+        const Hello hello =
+            makeHello(*carolId, bob.engine->address(), e, {32000, 40, 4, 4}, 0,
+                      std::chrono::milliseconds(QDateTime::currentMSecsSinceEpoch()));
+        links[0]->sendRecord(encodeHandshake(hello));
+        // Ringing, then Accept; bob's first records may follow in the same poll interval.
+        QTRY_VERIFY_WITH_TIMEOUT(control.size() >= 2, kCallTimeout);
+        const auto accept = decodeHandshake(bytesOf(control.at(1).at(0).toByteArray()));
+        QVERIFY(accept.message && std::holds_alternative<Accept>(*accept.message));
+        const auto keys = deriveCallKeys(Role::Caller, e, hello, std::get<Accept>(*accept.message));
+        QVERIFY(keys);
+        links[1]->sendRecord(encodeHandshake(makeJoin(*keys, 1)));
+        links[2]->sendRecord(encodeHandshake(makeJoin(*keys, 2)));
+        Join wrong = makeJoin(*keys, 3);
+        wrong.token[5] ^= 0x40;
+        QSignalSpy wrongClosed(links[3].get(), &net::OnionLink::failed);
+        links[3]->sendRecord(encodeHandshake(wrong));
+        QTRY_VERIFY_WITH_TIMEOUT(!wrongClosed.isEmpty(), 10000); // the unproven link is closed
+
+        RecordSealer sealer(keys->send);
+        multipath::MultipathEndpoint endpoint({}, multipath::makePolicy("simple"));
+        endpoint.linkUp(0);
+        std::vector<SealedRecord> sent;
+        auto sendAudio = [&](std::uint32_t seq, int slot) {
+            const multipath::Frame f{seq, std::vector<std::uint8_t>(100, std::uint8_t(seq))};
+            const auto out = endpoint.sendPacket(multipath::Millis(40 * seq), std::span(&f, 1));
+            sent.push_back(sealer.seal(out.front().bytes));
+            links[std::size_t(slot)]->sendRecord(sent.back());
+        };
+        for (std::uint32_t seq = 0; seq < 20; ++seq)
+            sendAudio(seq, seq % 2);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            !bob.statistics->isEmpty() && bob.lastStatistics().framesReceived >= 20, 10000);
+        const auto rejectedBefore = bob.lastStatistics().recordsRejected;
+
+        links[1]->sendRecord(sent[4]); // replayed on another link
+        // A fresh record (its counter not yet seen) with one bit changed on the way.
+        const multipath::Frame next{20, std::vector<std::uint8_t>(100, 20)};
+        SealedRecord forged = sealer.seal(
+            endpoint.sendPacket(multipath::Millis(800), std::span(&next, 1)).front().bytes);
+        forged[100] ^= 0x01;
+        QSignalSpy forgedClosed(links[2].get(), &net::OnionLink::failed);
+        links[2]->sendRecord(forged);
+        QTRY_VERIFY_WITH_TIMEOUT(bob.lastStatistics().recordsRejected >= rejectedBefore + 2, 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(!forgedClosed.isEmpty(), 10000); // the forged link is closed
+        // The call goes on over the other links.
+        for (std::uint32_t seq = 21; seq < 41; ++seq)
+            sendAudio(seq, 0);
+        QTRY_VERIFY_WITH_TIMEOUT(bob.lastStatistics().framesReceived >= 40, 10000);
+        QCOMPARE(bob.engine->callState(), CallState::Active);
+        links[1]->sendRecord(sealer.seal(encodeControl(ControlCode::HangUp)));
+        QTRY_COMPARE_WITH_TIMEOUT(bob.endReason(), EndReason::HungUpByPeer, 10000);
+        waitIdle({"bob"});
+    }
+};
+
+QTEST_GUILESS_MAIN(WhoMayRingTest)
+#include "tst_whomayring.moc"
