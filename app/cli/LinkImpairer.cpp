@@ -186,8 +186,10 @@ void LinkImpairer::onEngineData(Stream* stream) {
     QByteArray bytes = stream->engine->readAll();
     if (bytes.isEmpty())
         return;
+    // The SOCKS requests pass at once, and so does the link's Hello or Join that follows its
+    // CONNECT before tor answers (OnionLink's first record): one record per link, not delayed.
     if (stream->phase == Phase::Socks)
-        stream->tor->write(bytes); // the client speaks only when tor has answered
+        stream->tor->write(bytes);
     else if (stream->phase == Phase::Relaying)
         enqueue(stream, sim::Direction::AtoB, std::move(bytes));
 }

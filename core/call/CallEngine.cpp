@@ -178,7 +178,10 @@ void CallEngine::dial(const QString& address) {
     const QPointer<tor::TorLauncher> tor = launcher;
     call_->pool = createOutgoingPool(
         {[tor] { return tor ? torSocksEndpoint(*tor) : net::SocksEndpoint{}; }, check.address,
-         config_.servicePort, config_.parameters.links, config_.slotSocksPorts},
+         config_.servicePort, config_.parameters.links, config_.slotSocksPorts,
+         [this, session = call_.get()](std::uint8_t slot) {
+             return firstRecordFor(session, slot);
+         }},
         this);
     connect(call_->pool, &net::LinkPool::linkUp, this, &CallEngine::onPoolLinkUp);
     connect(call_->pool, &net::LinkPool::linkDown, this, &CallEngine::onPoolLinkDown);
@@ -189,19 +192,42 @@ void CallEngine::dial(const QString& address) {
                       contact ? contact->outboundAuthPrivateKey : QByteArray());
 }
 
+// Each link proves itself with the first record it sends, and sends it with its SOCKS request:
+// tor carries it right behind the stream's BEGIN, so the callee reads it as soon as it takes the
+// stream. Sent once the link was open, it arrived a circuit round trip later, and a callee
+// flooded with silent streams closed the link for its silence first (it closes the longest
+// silent one when too many wait): an attacker cycling streams on a few circuits kept every
+// caller out (tests/security/tst_streamcycling). Before the answer only the handshake link is
+// dialled, and each of its attempts carries a Hello of its own (the one of the attempt that
+// opens is the call's); once there are keys every attempt carries its slot's Join.
+// An ended call's pool lingers with it a moment and may still dial (a replacement for a link the
+// peer closed): a record of the call now under way must never go there.
+QByteArray CallEngine::firstRecordFor(const CallSession* session, std::uint8_t slot) {
+    if (call_.get() != session)
+        return {};
+    SealedRecord record;
+    if (call_->keys) {
+        record = encodeHandshake(makeJoin(*call_->keys, slot));
+    } else {
+        if (call_->state != CallState::Dialing)
+            return {};
+        call_->controlSlot = slot;
+        call_->hello = makeHello(*host_.identity(), call_->peer, *call_->ephemeral,
+                                 config_.parameters, slot, unixNow());
+        record = encodeHandshake(call_->hello);
+    }
+    return QByteArray(reinterpret_cast<const char*>(record.data()), qsizetype(record.size()));
+}
+
 void CallEngine::onPoolLinkUp(std::uint8_t slot) {
     if (!call_)
         return;
+    ++call_->counters[slot].sent; // its Hello or Join (firstRecordFor)
     if (!call_->keys) {
-        if (call_->state == CallState::Dialing && call_->hello.caller.isEmpty()) {
-            call_->controlSlot = slot;
-            call_->hello = makeHello(*host_.identity(), call_->peer, *call_->ephemeral,
-                                     config_.parameters, slot, unixNow());
-            call_->sendOnSlot(slot, encodeHandshake(call_->hello));
-        }
+        if (slot == call_->controlSlot)
+            call_->slotStates[slot] = CallSession::SlotState::Joining; // its Hello is out
         return; // other links join once the call has keys
     }
-    call_->sendOnSlot(slot, encodeHandshake(makeJoin(*call_->keys, slot)));
     relinkRescue_.linkUp(slot);
     call_->slotUp(slot);
 }
@@ -211,6 +237,9 @@ void CallEngine::onPoolLinkDown(std::uint8_t slot) {
         return;
     // A slot that was not up lost an attempt to open its link, not a working link.
     const bool attemptFailed = call_->keys && call_->slotStates[slot] != CallSession::SlotState::Up;
+    // The handshake link broke before the answer (an attempt that never opened is retried).
+    const bool handshakeLost = !call_->keys && slot == call_->controlSlot &&
+                               call_->slotStates[slot] == CallSession::SlotState::Joining;
     call_->slotLost(slot);
     const net::OnionLink* attempt = call_->pool ? call_->pool->link(slot) : nullptr;
     const auto failure = attempt
@@ -222,8 +251,8 @@ void CallEngine::onPoolLinkDown(std::uint8_t slot) {
         resetPeerState(host_.launcher()->controller(), call_->peer,
                        contact ? contact->outboundAuthPrivateKey : QByteArray());
     }
-    if (!call_->keys && slot == call_->controlSlot && !call_->hello.caller.isEmpty())
-        end(EndReason::NetworkFailure); // the handshake link broke before the answer
+    if (handshakeLost)
+        end(EndReason::NetworkFailure);
 }
 
 // A tor started after a crash lacks the peer's client key: every relink to a contacts-only peer

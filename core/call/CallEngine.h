@@ -126,6 +126,7 @@ private:
     void onJoin(net::OnionLink* link, const Join& join);
     void attachIncoming(net::OnionLink* link, std::uint8_t slot);
 
+    QByteArray firstRecordFor(const CallSession* session, std::uint8_t slot);
     void onPoolLinkUp(std::uint8_t slot);
     void onPoolLinkDown(std::uint8_t slot);
     void onTorControlReady();

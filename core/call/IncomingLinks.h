@@ -2,7 +2,9 @@
 // Hello (a new call) or a Join (a further link of the call) as its first record, within the
 // proof timeout, or it is closed. At most `maxUnproven` such links exist at once: a newcomer
 // beyond that closes the oldest unproven link (which had the most time to prove itself), so a
-// flood of silent streams cannot keep a genuine caller's link out; a genuine link speaks at once.
+// flood of silent streams cannot keep a genuine caller's link out: a genuine link's proof comes
+// with the stream itself (the caller sends it with its SOCKS request, see
+// CallEngine::firstRecordFor), so it is read before 32 newer streams can push the link out.
 // Also plays the decoy ring: callers who must not learn that they are blocked, or that we are busy,
 // hear it ring and then no answer.
 #pragma once

@@ -15,6 +15,7 @@ net::LinkPool* createOutgoingPool(const OutgoingDialConfig& config, QObject* par
     poolConfig.socksFor = [socks = config.socks](std::uint8_t) {
         return socks();
     };
+    poolConfig.firstRecord = config.firstRecord;
     poolConfig.onionAddress = config.peer;
     poolConfig.port = config.servicePort;
     poolConfig.links = config.links;

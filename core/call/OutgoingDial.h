@@ -24,6 +24,8 @@ struct OutgoingDialConfig {
     quint16 servicePort = 0;
     int links = 0;
     std::vector<quint16> slotSocksPorts; // per-slot SOCKS relay on 127.0.0.1 (tests), if any
+    // What each attempt of a slot sends with its SOCKS request (net::LinkPoolConfig::firstRecord).
+    std::function<QByteArray(std::uint8_t slot)> firstRecord;
 };
 
 // The pool for the call (not started: connect its signals, then dialHandshakeLink).

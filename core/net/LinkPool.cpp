@@ -176,7 +176,8 @@ LinkPool::Attempt LinkPool::dial(std::uint8_t slot) {
                                                                 : config_.socks;
     link->connectToOnion(socks, config_.onionAddress + QStringLiteral(".onion"), config_.port,
                          attempt.isolationKey,
-                         peer_ == Peer::Reached ? config_.relinkTimeout : config_.connectTimeout);
+                         peer_ == Peer::Reached ? config_.relinkTimeout : config_.connectTimeout,
+                         config_.firstRecord ? config_.firstRecord(slot) : QByteArray());
     return attempt;
 }
 

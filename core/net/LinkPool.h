@@ -26,6 +26,9 @@ struct LinkPoolConfig {
     // (on Windows its `auto` port is a new one), and a live call must dial that one. An endpoint
     // not set (tor not ready) fails the attempt, which is retried after replaceDelay.
     std::function<SocksEndpoint(std::uint8_t slot)> socksFor;
+    // When set, what each attempt of a slot sends first, with its SOCKS request (see
+    // OnionLink::connectToOnion): asked at every attempt, empty for none.
+    std::function<QByteArray(std::uint8_t slot)> firstRecord;
     QString onionAddress; // 56 characters, without ".onion"
     quint16 port = 0;
     int links = 12;

@@ -109,9 +109,12 @@ OnionLink::Failure OnionLink::lossFailure() const {
 }
 
 void OnionLink::connectToOnion(const SocksEndpoint& socks, const QString& onionHost, quint16 port,
-                               const QByteArray& isolationKey, std::chrono::milliseconds timeout) {
+                               const QByteArray& isolationKey, std::chrono::milliseconds timeout,
+                               const QByteArray& firstRecord) {
     Q_ASSERT(state_ == State::Idle);
+    Q_ASSERT(firstRecord.isEmpty() || firstRecord.size() == qsizetype(recordSize_));
     socks_.emplace(onionHost.toLatin1(), port, isolationKey);
+    firstRecord_ = firstRecord;
     setState(State::Connecting);
     timeout_.start(timeout);
     if (!socks.isSet()) {
@@ -188,6 +191,10 @@ void OnionLink::onReadyRead() {
 bool OnionLink::readHandshake() {
     QByteArray out;
     const SocksHandshake::Outcome outcome = socks_->consume(buffer_, out);
+    if (socks_->connectSent() && !firstRecord_.isEmpty()) {
+        out.append(firstRecord_);
+        firstRecord_.clear();
+    }
     if (!out.isEmpty())
         socket_->write(out);
     switch (outcome) {

@@ -56,8 +56,14 @@ public:
     // port on 127.0.0.1: the SOCKS exchange and the records are the same on both). The name is
     // sent to tor (ATYP domain name) and never resolved locally. isolationKey becomes the SOCKS
     // username and password, so with IsolateSOCKSAuth every key gets its own circuit.
+    // firstRecord, if any, goes right behind the CONNECT request, before tor answers it: tor
+    // sends it in the cell after the stream's BEGIN (optimistic data), so the other side has it
+    // the moment its listener takes the stream, a whole circuit round trip earlier than a record
+    // sent once the link is open (a listener that closes streams which have not yet spoken, when
+    // too many wait, then never closes this one for its silence).
     void connectToOnion(const SocksEndpoint& socks, const QString& onionHost, quint16 port,
-                        const QByteArray& isolationKey, std::chrono::milliseconds timeout);
+                        const QByteArray& isolationKey, std::chrono::milliseconds timeout,
+                        const QByteArray& firstRecord = {});
     // Takes over a socket that a listener accepted; the link is Open at once.
     void adopt(QTcpSocket* socket);
 
@@ -105,6 +111,7 @@ private:
     int socksReplyCode_ = 0;
     QString failureText_;
     std::optional<SocksHandshake> socks_; // dialled links only
+    QByteArray firstRecord_;              // until it follows the CONNECT request
     QByteArray buffer_;
 };
 

@@ -26,6 +26,8 @@ public:
     // it is the stream) and appends what to send next to `out`.
     Outcome consume(QByteArray& in, QByteArray& out);
 
+    // The CONNECT request has been handed out (in `out`): what follows it is the stream's.
+    bool connectSent() const { return step_ == Step::ConnectReply || step_ == Step::Done; }
     Failure failure() const { return failure_; }
     QString failureText() const { return failureText_; }
     int replyCode() const { return replyCode_; }

@@ -54,7 +54,8 @@ public:
     Behaviour behaviour = Behaviour::Accept;
     int replyCode = 0;
     std::set<std::size_t> silent; // sessions (by order of arrival) that get no answer at all
-    bool closeOnceOpen = false;   // the peer closes each link right after it opened
+    bool closeOnceOpen = false;    // the peer closes each link right after it opened
+    bool holdConnectReply = false; // takes what follows the CONNECT request, never answers it
     QTcpServer server;
     QTemporaryDir unixDirectory;
     UnixServer unixServer;
@@ -124,6 +125,12 @@ public:
                 return;
             }
             const char code = char(behaviour == Behaviour::Reply ? replyCode : 0);
+            if (holdConnectReply) {
+                s->step = 3;
+                s->received += s->in;
+                s->in.clear();
+                return;
+            }
             // Tor answers with an IPv4 address; a first record follows in the same segment.
             QByteArray answer("\x05", 1);
             answer += code;

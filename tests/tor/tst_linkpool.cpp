@@ -114,6 +114,27 @@ private slots:
         QCOMPARE(pool.openCount(), 0);
     }
 
+    // Each attempt carries its slot's first record right behind its CONNECT request (why:
+    // tst_onionlink firstRecordGoesWithTheConnectRequest).
+    void eachAttemptCarriesItsSlotsFirstRecord() {
+        ScriptedSocks socks;
+        socks.holdConnectReply = true;
+        LinkPoolConfig config = poolConfig(socks, 3);
+        config.firstRecord = [](std::uint8_t slot) {
+            return record(char('a' + slot));
+        };
+        LinkPool pool(config);
+        pool.start();
+        QTRY_COMPARE(socks.sessions.size(), std::size_t(3));
+        for (std::uint8_t slot = 0; slot < 3; ++slot) {
+            const QByteArray key = pool.isolationKey(slot);
+            const auto session = std::find_if(socks.sessions.begin(), socks.sessions.end(),
+                                              [&](const auto& s) { return s->username == key; });
+            QVERIFY(session != socks.sessions.end());
+            QTRY_COMPARE((*session)->received, record(char('a' + slot)));
+        }
+    }
+
     void poolAbandonsAStuckRelinkAttempt() {
         // Once the peer has been reached, an attempt that tor keeps waiting (here: a proxy that
         // never answers) is given up after relinkTimeout and the slot is dialled on a fresh

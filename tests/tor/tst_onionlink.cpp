@@ -75,6 +75,22 @@ private slots:
         QVERIFY(!link.sendRecord(bytes(record('d'))));
     }
 
+    // A link's first record goes right behind its CONNECT request, before tor answers, so that
+    // tor can carry it in the cell after the stream's BEGIN: the callee then reads the link's
+    // proof the moment it takes the stream, and its bound on silent streams cannot close a
+    // genuine link for its silence (tests/security/tst_streamcycling). Before, the record went
+    // only once the link was open, a whole circuit round trip later. (Each pool attempt carries
+    // its slot's record: tst_linkpool.)
+    void firstRecordGoesWithTheConnectRequest() {
+        ScriptedSocks socks;
+        socks.holdConnectReply = true;
+        OnionLink link(kRecord);
+        link.connectToOnion(socks.endpoint(), kHost, 7, "iso-key-1", 5s, record('h'));
+        QTRY_COMPARE(socks.sessions.size(), std::size_t(1));
+        QTRY_COMPARE(socks.sessions.at(0)->received, record('h'));
+        QCOMPARE(link.state(), OnionLink::State::Negotiating);
+    }
+
     // Fault: Nagle. Before the fix a dialled link set its options before the socket existed
     // and Qt dropped them: with Nagle on, a record waited for the ACK of the one before, which
     // the receiver's delayed ACK holds up to 40 ms (about one record in ten arrived 20-50 ms
