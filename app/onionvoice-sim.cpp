@@ -8,6 +8,7 @@
 //                          [--reduced-copies yes]
 //   onionvoice-sim demo    (generates 8 five-minute calls in a temporary directory and compares)
 // --reduced-copies no: the sender makes no reduced copies of frames, as in real calls.
+#include "SimJson.h"
 #include "multipath/Record.h"
 #include "multipath/SchedulingPolicy.h"
 #include "sim/CallSimulation.h"
@@ -118,27 +119,11 @@ std::vector<fs::path> traceFiles(const std::string& where) {
 }
 
 std::string jsonNumber(double v) {
-    if (!std::isfinite(v))
-        return "null"; // a percentile reached by lost frames is infinitely late
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.1f", v);
-    return buf;
+    return simjson::number(v);
 }
 
 std::string jsonString(const std::string& s) {
-    std::string out = "\"";
-    for (char c : s) {
-        if (c == '"' || c == '\\')
-            out += '\\';
-        if (static_cast<unsigned char>(c) < 0x20) {
-            char buf[8];
-            std::snprintf(buf, sizeof buf, "\\u%04x", c);
-            out += buf;
-            continue;
-        }
-        out += c;
-    }
-    return out + "\"";
+    return simjson::string(s);
 }
 
 std::string statsFields(const sim::DirectionStats& s) {

@@ -1,5 +1,7 @@
 // Tests of the onionvoice-sim command line contract: generate, run --json field names, a malformed
-// trace refused with its line number and exit status 2, and usage errors.
+// trace refused with its line number and exit status 2, usage errors, and the JSON numbers.
+#include "SimJson.h"
+
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
@@ -104,6 +106,21 @@ private slots:
         const Run run = sim(args);
         QCOMPARE(run.exitCode, 2);
         QVERIFY(run.err.contains("onionvoice-sim:"));
+    }
+
+    // Fault: numbers were written into a 32-byte buffer; 1e30 came out as
+    // 1000000000000000052504760255204, a documented field holding another number.
+    void jsonNumbersAreNeverCutShort() {
+        using onionvoice::simjson::number;
+        QCOMPARE(QString::fromStdString(number(152.349)), QString("152.3"));
+        QCOMPARE(QString::fromStdString(number(-0.04)), QString("-0.0"));
+        QCOMPARE(QString::fromStdString(number(qInf())), QString("null"));
+        for (double v : {1e28, 1e30, 1e300, -1e300}) {
+            const std::string text = "{\"v\": " + number(v) + "}";
+            const QJsonDocument doc = QJsonDocument::fromJson(QByteArray::fromStdString(text));
+            QVERIFY2(doc.isObject(), text.c_str());
+            QCOMPARE(doc.object()["v"].toDouble(), v);
+        }
     }
 };
 
