@@ -15,7 +15,9 @@
 #include "sim/TraceGenerator.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -33,6 +35,8 @@ using namespace onionvoice;
 namespace {
 
 constexpr int kUsageError = 2;
+// 24 hours: longer than any call measured, and the trace reader's limit is above it.
+constexpr double kMaxMinutes = 1440;
 
 const char* kUsage =
     "usage:\n"
@@ -85,12 +89,23 @@ public:
             throw UsageError{key + " needs a positive whole number, not \"" + v + "\""};
         return n;
     }
-    double decimal(const std::string& key) const {
+    // A decimal number (digits, optionally a point and more digits: no hexadecimal, exponent,
+    // inf or nan, all of which strtod took) in (0, max]. Before, "inf" and "1e30" minutes were
+    // taken and the generator allocated until it ran out of memory.
+    double decimal(const std::string& key, double max) const {
         const std::string v = text(key);
-        char* end = nullptr;
-        const double d = std::strtod(v.c_str(), &end);
-        if (v.empty() || *end != '\0' || !(d > 0))
-            throw UsageError{key + " needs a positive number, not \"" + v + "\""};
+        double d = 0;
+        const char* end = v.data() + v.size();
+        const auto [ptr, ec] = std::from_chars(v.data(), end, d, std::chars_format::fixed);
+        const bool plain = !v.empty() && std::all_of(v.begin(), v.end(), [](unsigned char c) {
+            return std::isdigit(c) || c == '.';
+        });
+        if (!plain || ec != std::errc() || ptr != end || !(d > 0) || d > max) {
+            std::ostringstream range;
+            range << max;
+            throw UsageError{key + " needs a decimal number above 0 and at most " + range.str() +
+                             ", not \"" + v + "\""};
+        }
         return d;
     }
     void allowOnly(const std::vector<std::string>& known) const {
@@ -215,7 +230,7 @@ int generate(const Options& o) {
     o.allowOnly({"--out", "--calls", "--minutes", "--seed", "--links", "--profile"});
     const fs::path out = o.text("--out");
     const long calls = o.number("--calls");
-    const double minutes = o.decimal("--minutes");
+    const double minutes = o.decimal("--minutes", kMaxMinutes);
     const long seed = o.number("--seed");
     const long links = o.number("--links", 12);
     if (links > long(multipath::kMaxLinks))

@@ -5,6 +5,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -90,6 +91,12 @@ private slots:
             << QStringList{"run", "--traces", "/tmp", "--policy", "x", "--json"};
         QTest::newRow("bad number") << QStringList{"generate",  "--out", "/tmp/x", "--calls", "two",
                                                    "--minutes", "1",     "--seed", "1"};
+        // Fault: --minutes went through strtod: "inf" and "1e30" were taken (the generator then
+        // allocated until it ran out of memory) and "0x10" meant 16.
+        for (const char* minutes : {"inf", "nan", "1e30", "1e1", "0x10", "1440.1", " 5", "+5"})
+            QTest::addRow("minutes %s", minutes)
+                << QStringList{"generate", "--out",  "OUT", "--calls", "1", "--minutes",
+                               minutes,    "--seed", "1",   "--links", "1"};
         QTest::newRow("unknown option") << QStringList{"generate", "--bogus", "1"};
         QTest::newRow("unknown profile")
             << QStringList{"generate", "--out",  "/tmp/x", "--calls",   "1",     "--minutes",
@@ -103,6 +110,8 @@ private slots:
     }
     void usageErrors() {
         QFETCH(QStringList, args);
+        QTemporaryDir dir; // OUT: where a wrongly accepted generate would write
+        args.replaceInStrings(QRegularExpression("^OUT$"), dir.filePath("out"));
         const Run run = sim(args);
         QCOMPARE(run.exitCode, 2);
         QVERIFY(run.err.contains("onionvoice-sim:"));
