@@ -104,6 +104,11 @@ QByteArray ImpairControl::execute(const QByteArray& line) {
             return "error usage: delay SLOT MS SECONDS";
         if (*slot >= impairer_->slotCount())
             return "error delay: no slot " + words[1];
+        // The trace's own limit: spikes add up, and their sum must stay far from what the
+        // relay's nanosecond clock can hold (9.2e12 ms).
+        if (*ms > sim::kMaxTraceDelayMs)
+            return "error delay: MS is at most " +
+                   QByteArray::number(qint64(sim::kMaxTraceDelayMs));
         impairer_->addDelay(*slot, std::chrono::milliseconds(*ms), millis(*s));
         return "ok";
     }

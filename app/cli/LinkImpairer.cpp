@@ -267,9 +267,12 @@ void LinkImpairer::enqueue(Stream* stream, sim::Direction direction, QByteArray 
     std::erase_if(slot.spikes, [now](const Spike& s) { return s.until <= now; });
     for (const Spike& s : slot.spikes)
         delayMs += double(s.extra.count());
+    // The trace and each spike are bounded where they are read, but spikes add up: a clamp keeps
+    // the conversion to the clock's 64-bit nanoseconds defined however many there are (held two
+    // days is held for good).
     const auto release =
-        now + std::chrono::duration_cast<Clock::duration>(
-                  std::chrono::duration<double, std::milli>(std::max(0.0, delayMs)));
+        now + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double, std::milli>(
+                  std::clamp(delayMs, 0.0, sim::kMaxTraceTimeMs)));
     Pipe& pipe = direction == sim::Direction::AtoB ? stream->ab : stream->ba;
     (direction == sim::Direction::AtoB ? slot.bytesAb : slot.bytesBa) +=
         std::uint64_t(bytes.size());

@@ -35,6 +35,10 @@ std::optional<double> parseNumber(const std::string& field) {
     return v;
 }
 
+std::string whole(double limit) {
+    return std::to_string(static_cast<long long>(limit));
+}
+
 std::vector<std::string> splitFields(const std::string& line) {
     std::vector<std::string> fields;
     std::stringstream ss(line);
@@ -107,8 +111,9 @@ std::variant<LinkTrace, TraceError> readLinkTrace(std::istream& in, const std::s
             return error("slot must be an integer from 0 to " + std::to_string(kMaxSlots - 1));
         const auto slot = std::size_t(*slotValue);
         const auto t = parseNumber(fields[1]);
-        if (!t || *t < 0)
-            return error("t_ms must be a number ≥ 0");
+        if (!t || *t < 0 || *t > kMaxTraceTimeMs)
+            return error("t_ms must be a number from 0 to " + whole(kMaxTraceTimeMs) +
+                         " (48 hours)");
         if (slot >= trace.bySlot.size()) {
             trace.bySlot.resize(slot + 1);
             lastTime.resize(slot + 1, -1);
@@ -130,8 +135,9 @@ std::variant<LinkTrace, TraceError> readLinkTrace(std::istream& in, const std::s
         }
         const auto ab = parseNumber(fields[2]);
         const auto ba = parseNumber(fields[3]);
-        if (!ab || !ba || *ab < 0 || *ba < 0)
-            return error("ab_ms and ba_ms must be delays ≥ 0 or down,down");
+        if (!ab || !ba || *ab < 0 || *ba < 0 || *ab > kMaxTraceDelayMs || *ba > kMaxTraceDelayMs)
+            return error("ab_ms and ba_ms must be delays from 0 to " + whole(kMaxTraceDelayMs) +
+                         " (an hour) or down,down");
         if (!live[slot]) {
             trace.bySlot[slot].emplace_back();
             live[slot] = true;

@@ -13,6 +13,17 @@ namespace onionvoice::sim {
 inline constexpr const char* kTraceMagic = "# onionvoice-link-trace v1";
 inline constexpr const char* kTraceColumns = "slot,t_ms,ab_ms,ba_ms";
 
+// The reader's limits. Before them a t_ms of 1e12 made the simulator allocate per-frame arrays
+// until it failed, a delay of 1e300 came out as a wrong number, and the impairing relay's
+// nanosecond clock overflowed (undefined behaviour) past 9.2e12 ms. No tool writes more: the
+// generator's traces end by 24 h (`onionvoice-sim generate --minutes` ≤ 1440) and a call lasts at
+// most 24 h (`call --seconds`), a replayed trace may run on past its end: two days leave room.
+inline constexpr double kMaxTraceTimeMs = 48.0 * 3600 * 1000;
+// A packet held an hour is no call. The generator's largest single spike is about 31 minutes (its
+// normal deviate is at most 8.6, e^8.6 × the 350 ms median); an hour would take two such draws at
+// once.
+inline constexpr double kMaxTraceDelayMs = 3600.0 * 1000;
+
 enum class Direction { AtoB, BtoA };
 
 struct TraceSample {

@@ -2,7 +2,8 @@
 // stands in for tor. The SOCKS exchange passes untouched; data is held back at least the trace's
 // delay in each direction (it may be late under load, never early) and never reordered; a `down`
 // row closes the slot's stream and refuses new ones until the slot's next link; the control
-// commands break slots, add delay spikes and report statistics, and refuse malformed input.
+// commands break slots, add delay spikes and report statistics, and refuse malformed input and
+// values the relay's clock cannot hold.
 #include "ImpairControl.h"
 #include "LinkImpairer.h"
 
@@ -205,6 +206,21 @@ private slots:
         for (const char* bad :
              {"break", "break 7", "break 0 for", "delay 0 x 1", "delay 0 10", "frob", "break -1"})
             QVERIFY2(control_->execute(bad).startsWith("error"), bad);
+    }
+
+    // Fault: a trace's delay or `down` time above about 9.2e12 ms overflowed the conversion to the
+    // relay's nanosecond clock (undefined behaviour). Such a trace is refused where it is read,
+    // with its line, and a control delay is held to the trace's limit.
+    void valuesTheRelaysClockCannotHoldAreRefused() {
+        for (const char* rows : {"0,0,1e13,1\n", "0,0,1,1\n0,1e13,down,down\n"}) {
+            std::istringstream in(std::string("# onionvoice-link-trace v1\n"
+                                              "slot,t_ms,ab_ms,ba_ms\n") +
+                                  rows);
+            const auto read = sim::readLinkTrace(in, "impair.csv");
+            QVERIFY2(std::holds_alternative<sim::TraceError>(read), rows);
+        }
+        QVERIFY(control_->execute("delay 0 3600001 1").startsWith("error delay"));
+        QCOMPARE(control_->execute("delay 0 3600000 1"), QByteArray("ok"));
     }
 };
 

@@ -1,5 +1,5 @@
 // Unit tests of the link-trace reader: the format of ARCHITECTURE.md, interpolation, breakage and
-// replacement, and a file-and-line error for each kind of malformed input.
+// replacement, and a file-and-line error for each kind of malformed input or value out of range.
 #include "sim/LinkTrace.h"
 
 #include <QTest>
@@ -79,6 +79,14 @@ private slots:
         QTest::newRow("slot gap") << head + "1,0,1,1\n" << 3;
         QTest::newRow("empty") << "" << 1;
         QTest::newRow("trailing junk") << head + "0,0,1,1x\n" << 3;
+        // Fault: no upper limits. A t_ms of 1e12 made the simulator allocate until it failed
+        // (exit status 1, no FILE:LINE), a delay of 1e300 came out of `run --json` as another
+        // number, and the impairing relay's clock overflowed past 9.2e12 ms.
+        QTest::newRow("time 1e12") << head + "0,1e12,1,1\n" << 3;
+        QTest::newRow("time past two days") << head + "0,0,1,1\n0,172800000.1,1,1\n" << 4;
+        QTest::newRow("down past two days") << head + "0,0,1,1\n0,1e13,down,down\n" << 4;
+        QTest::newRow("delay 1e300") << head + "0,0,1,1e300\n" << 3;
+        QTest::newRow("delay over an hour") << head + "0,0,3600000.1,1\n" << 3;
     }
     void malformed() {
         QFETCH(QString, text);
@@ -90,6 +98,13 @@ private slots:
         QCOMPARE(e.file, std::string("t.csv"));
         QVERIFY(!e.message.empty());
         QVERIFY(e.toString().find("t.csv:" + std::to_string(line) + ":") == 0);
+    }
+
+    void theLimitsThemselvesAreAccepted() {
+        const auto parsed = parse("# onionvoice-link-trace v1\nslot,t_ms,ab_ms,ba_ms\n"
+                                  "0,0,3600000,0\n0,172800000,0,3600000\n");
+        QVERIFY(std::holds_alternative<LinkTrace>(parsed));
+        QCOMPARE(std::get<LinkTrace>(parsed).durationMs, kMaxTraceTimeMs);
     }
 
     void missingFile() {

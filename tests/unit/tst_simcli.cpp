@@ -84,6 +84,29 @@ private slots:
         QVERIFY2(run.err.contains("bad.csv:4:"), run.err.constData());
     }
 
+    // Fault: the reader had no upper limits. A t_ms of 1e12 ended in std::bad_alloc (exit status
+    // 1, no FILE:LINE); a delay of 1e300 was simulated and printed as a wrong number.
+    void outOfRangeTraceGivesLineAndStatusTwo_data() {
+        QTest::addColumn<QByteArray>("row");
+        QTest::addColumn<QString>("policy");
+        QTest::newRow("time 1e12") << QByteArray("0,1e12,10,10\n") << "simple";
+        QTest::newRow("delay 1e300") << QByteArray("0,40,1e300,1e300\n") << "oracle";
+    }
+    void outOfRangeTraceGivesLineAndStatusTwo() {
+        QFETCH(QByteArray, row);
+        QFETCH(QString, policy);
+        QTemporaryDir dir;
+        const QString path = dir.filePath("far.csv");
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("# onionvoice-link-trace v1\nslot,t_ms,ab_ms,ba_ms\n0,0,10,10\n" + row);
+        f.close();
+        const Run run = sim({"run", "--traces", path, "--policy", policy, "--json"});
+        QCOMPARE(run.exitCode, 2);
+        QCOMPARE(run.err.trimmed().split('\n').size(), 1);
+        QVERIFY2(run.err.contains("far.csv:4:"), run.err.constData());
+    }
+
     void usageErrors_data() {
         QTest::addColumn<QStringList>("args");
         QTest::newRow("no command") << QStringList{};
