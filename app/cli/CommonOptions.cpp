@@ -56,7 +56,10 @@ CommonOptions::CommonOptions(QCommandLineParser& parser)
                       "ring")
     , policy_("policy", "Multipath policy proposed for calls: " + policyList() + ".", "NAME",
               "adaptive")
-    , links_("links", "Links per call (1..12).", "N", "12")
+    // The range the engine takes (the handshake refuses more), in the help as in the error: the
+    // help said 1..12 while 13..16 were taken.
+    , links_("links", QStringLiteral("Links per call (1..%1).").arg(multipath::kMaxLinks), "N",
+             "12")
     , bitrate_("bitrate", "Opus bitrate in bit/s (6000..32000).", "BPS", "32000")
     , json_(jsonOption()) {
     parser.addOptions({dataDir_, tor_, testnet_, preset_, contactsOnly_, unknownCallers_, policy_,
