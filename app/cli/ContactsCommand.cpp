@@ -99,10 +99,15 @@ int runContacts(const QStringList& arguments) {
     const QStringList args = parser.positionalArguments();
     const QString action = args.value(0);
     const QString directory = CommonOptions::dataDirectory(parser, dataDir);
-    const bool listing = action == QLatin1String("list") && args.size() == 1;
-    if (!listing && args.size() != 2)
-        return fail(ExitCode::Usage,
-                    "usage: contacts list | contacts add|remove|block|unblock ADDRESS");
+    // The action and the argument count first: `contacts frob X` reported X as an invalid
+    // address (exit code 3) and `contacts list extra` likewise, after loading the book.
+    const QStringList actions{"list", "add", "remove", "block", "unblock"};
+    const QString usage = "usage: contacts list | contacts add|remove|block|unblock ADDRESS";
+    if (!action.isEmpty() && !actions.contains(action))
+        return fail(ExitCode::Usage, "unknown contacts action: " + action + "; " + usage);
+    const bool listing = action == QLatin1String("list");
+    if (action.isEmpty() || args.size() != (listing ? 1 : 2))
+        return fail(ExitCode::Usage, usage);
     // An engine running on the directory (the app, serve) holds the book in memory: it would
     // neither see an edit made beside it (a contact blocked here could still ring) nor keep it
     // (its next save writes its own book). So edits wait until it has stopped; listing is safe.
@@ -168,10 +173,8 @@ int runContacts(const QStringList& arguments) {
         changed = book.remove(peer->address);
     else if (action == QLatin1String("block"))
         changed = book.setBlocked(peer->address, true);
-    else if (action == QLatin1String("unblock"))
+    else // unblock, the one action left (checked above)
         changed = book.setBlocked(peer->address, false);
-    else
-        return fail(ExitCode::Usage, "unknown contacts action: " + action);
     if (!changed && action != QLatin1String("block"))
         return fail(ExitCode::Failure, peer->address + " is not in the contacts");
     if (!changed) { // blocking a stranger adds them, blocked

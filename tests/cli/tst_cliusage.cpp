@@ -109,6 +109,27 @@ private slots:
         QCOMPARE(call(most).exitCode, 5); // as far as starting tor, which is /bin/false
     }
 
+    // Fault: the address was parsed (and the book loaded) before the action was checked:
+    // `contacts frob X` and `contacts list extra` said X was an invalid address (exit code 3).
+    void contactsChecksTheActionAndItsArgumentsFirst_data() {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::newRow("unknown action") << QStringList{"frob", "x"};
+        QTest::newRow("unknown action, no argument") << QStringList{"frob"};
+        QTest::newRow("list with an argument") << QStringList{"list", "extra"};
+        QTest::newRow("remove without an address") << QStringList{"remove"};
+        QTest::newRow("block with two") << QStringList{"block", "x", "y"};
+        QTest::newRow("no action") << QStringList{};
+    }
+    void contactsChecksTheActionAndItsArgumentsFirst() {
+        QFETCH(QStringList, arguments);
+        const Run r =
+            cli(QStringList{"contacts"} + arguments + QStringList{"--data-dir", data_.path()});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.errors.contains("usage: contacts"), qPrintable(r.errors));
+        if (arguments.value(0) == QLatin1String("frob"))
+            QVERIFY2(r.errors.contains("unknown contacts action: frob"), qPrintable(r.errors));
+    }
+
     // Fault: `id --name` printed links that `contacts add` and the GUI refuse.
     void idRefusesNamesLinksCannotCarry() {
         for (const QString& name : {QString(70, 'x'), QString("Bob\nEve")}) {
