@@ -11,6 +11,7 @@
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
+#include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLoggingCategory>
@@ -96,6 +97,18 @@ int audioLoop(const QStringList& arguments) {
         return fail("--bitrate must be between 24000 and 32000", kUsageError);
     if (!okPacket || packetValue < 20 || packetValue > 120 || packetValue % 20 != 0)
         return fail("--packet-ms must be 20, 40, 60, 80, 100 or 120", kUsageError);
+
+    // A missing or unreadable file named on the command line is exit code 4 (README, --help);
+    // audio-loop exited 1 for them. What a readable file holds is checked where it is read.
+    for (const QCommandLineOption* file : {&in, &trace}) {
+        if (!parser.isSet(*file))
+            continue;
+        QFile f(parser.value(*file));
+        if (!f.open(QIODevice::ReadOnly))
+            return fail("--" + file->names().constFirst() + " " + f.fileName() + ": " +
+                            f.errorString(),
+                        cli::toInt(cli::ExitCode::FileError));
+    }
 
     cli::AudioLoopConfig config;
     config.input = parser.value(in);

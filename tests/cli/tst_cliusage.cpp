@@ -1,6 +1,6 @@
 // onionvoice-cli refusing what it cannot honour, before any tor starts: option values a timer
-// cannot hold, names and addresses the rest of the app refuses, and a data directory another
-// OnionVoice runs on. No network needed.
+// cannot hold, names and addresses the rest of the app refuses, usage errors and missing files
+// with their exit codes, and a data directory another OnionVoice runs on. No network needed.
 #include "InstanceGuard.h"
 #include "StandInTor.h"
 
@@ -128,6 +128,23 @@ private slots:
         QVERIFY2(r.errors.contains("usage: contacts"), qPrintable(r.errors));
         if (arguments.value(0) == QLatin1String("frob"))
             QVERIFY2(r.errors.contains("unknown contacts action: frob"), qPrintable(r.errors));
+    }
+
+    // Fault: `audio-loop` exited 1 for a missing --in or --trace file; the exit-code table says 4.
+    void audioLoopMissingFilesAreFileErrors() {
+        QTemporaryDir dir;
+        QFile present(dir.filePath("in.wav")); // exists; what it holds is not looked at first
+        QVERIFY(present.open(QIODevice::WriteOnly));
+        present.close();
+        const QString missing = dir.filePath("missing");
+        const QString out = dir.filePath("out.wav");
+        for (const QStringList& files :
+             {QStringList{"--in", missing},
+              QStringList{"--in", present.fileName(), "--trace", missing}}) {
+            const Run r = cli(QStringList{"audio-loop", "--out", out, "--no-pesq"} + files);
+            QCOMPARE(r.exitCode, 4);
+            QVERIFY2(r.errors.contains(missing), qPrintable(r.errors));
+        }
     }
 
     // Fault: `id --name` printed links that `contacts add` and the GUI refuse.
