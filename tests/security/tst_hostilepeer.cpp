@@ -7,6 +7,7 @@
 // must still connect, the callee's memory stays bounded, and the callee reports what it refused
 // (printed as JSON and written to hostile-report.json).
 #include "../testnet/TestnetEngine.h"
+#include "AttackScene.h"
 #include "call/CallEngine.h"
 #include "media/NullBackend.h"
 #include "multipath/MultipathEndpoint.h"
@@ -317,25 +318,10 @@ private slots:
             QSKIP("needs the private Tor network (ctest fixture testnet)");
         victim_ = engine("victim");
         friend_ = engine("friend");
-        QString error;
-        QVERIFY2(victim_->start(&error), qPrintable(error));
-        QVERIFY2(friend_->start(&error), qPrintable(error));
-        QVERIFY(victim_->contacts().add({friend_->address(), "Friend", {}, false, false, {}, {}},
-                                        &error));
-        // The victim answers its friend, and rejects anyone else who gets to ring.
-        connect(victim_.get(), &CallEngine::incomingCall, this, [this](const QString& peer) {
-            if (peer == friend_->address())
-                victim_->answer();
-        });
         malloryTor_ = std::make_unique<tor::TorLauncher>(testnet::clientConfig("mallory"));
-        malloryTor_->start();
-        QTRY_COMPARE_WITH_TIMEOUT(victim_->service()->state(), tor::OnionService::State::Reachable,
-                                  kStartTimeout);
-        QTRY_VERIFY_WITH_TIMEOUT(victim_->service()->uploads().allSettled(), kStartTimeout);
-        QTRY_COMPARE_WITH_TIMEOUT(friend_->torLauncher()->state(), tor::TorLauncher::State::Ready,
-                                  kStartTimeout);
-        QTRY_COMPARE_WITH_TIMEOUT(malloryTor_->state(), tor::TorLauncher::State::Ready,
-                                  kStartTimeout);
+        testing::setTheAttackScene(*victim_, *friend_, *malloryTor_);
+        if (QTest::currentTestFailed())
+            return;
         friendCallConnects(); // the baseline
         report_["rss_before_kb"] = rssKb();
     }

@@ -6,7 +6,8 @@
 // is silent from the moment the callee takes it until its first record arrives; the contact's
 // call must connect with all its links all the same. Prints what was measured: streams a second,
 // the attacker's round trip, links up, time to connect (with and without the attack).
-#include "../testnet/TestnetEnv.h"
+#include "../testnet/TestnetEngine.h"
+#include "AttackScene.h"
 #include "call/CallEngine.h"
 #include "media/NullBackend.h"
 #include "net/SocksHandshake.h"
@@ -28,7 +29,8 @@ using namespace std::chrono_literals;
 
 namespace {
 
-constexpr int kStartTimeout = 120000;
+using testnet::kStartTimeout;
+// Longer than a plain call's: the attack loads the callee's tor with introductions.
 constexpr int kCallTimeout = 90000;
 // 16 circuits of 4 streams: 64 streams live, twice the callee's bound of 32 unproven links.
 constexpr int kCircuits = 16;
@@ -218,10 +220,8 @@ private:
     DelayRelay relay_{[this] { return friend_->torLauncher()->socksSocketPath(); }, kCallerDelay};
 
     std::unique_ptr<CallEngine> engine(const QString& name, std::vector<quint16> slotSocks = {}) {
-        EngineConfig config;
+        EngineConfig config = testnet::engineConfig(name); // data made afresh
         config.slotSocksPorts = std::move(slotSocks);
-        config.dataDirectory = testnet::clientConfig(name).dataDirectory; // made afresh
-        config.extraTorrcLines = testnet::clientTorrcLines();
         config.dialTimeout = 90s;
         config.audio = [](QString*) -> std::unique_ptr<media::AudioBackend> {
             return std::make_unique<media::NullBackend>();
@@ -282,24 +282,10 @@ private slots:
             QSKIP("needs the private Tor network (ctest fixture testnet)");
         victim_ = engine("cycling-victim");
         friend_ = engine("cycling-friend", std::vector<quint16>(kLinks, relay_.port()));
-        QString error;
-        QVERIFY2(victim_->start(&error), qPrintable(error));
-        QVERIFY2(friend_->start(&error), qPrintable(error));
-        QVERIFY(victim_->contacts().add({friend_->address(), "Friend", {}, false, false, {}, {}},
-                                        &error));
-        connect(victim_.get(), &CallEngine::incomingCall, this, [this](const QString& peer) {
-            if (peer == friend_->address())
-                victim_->answer();
-        });
         attackerTor_ = std::make_unique<tor::TorLauncher>(testnet::clientConfig("cycler"));
-        attackerTor_->start();
-        QTRY_COMPARE_WITH_TIMEOUT(victim_->service()->state(), tor::OnionService::State::Reachable,
-                                  kStartTimeout);
-        QTRY_VERIFY_WITH_TIMEOUT(victim_->service()->uploads().allSettled(), kStartTimeout);
-        QTRY_COMPARE_WITH_TIMEOUT(friend_->torLauncher()->state(), tor::TorLauncher::State::Ready,
-                                  kStartTimeout);
-        QTRY_COMPARE_WITH_TIMEOUT(attackerTor_->state(), tor::TorLauncher::State::Ready,
-                                  kStartTimeout);
+        testing::setTheAttackScene(*victim_, *friend_, *attackerTor_);
+        if (QTest::currentTestFailed())
+            return;
         const Connected baseline = friendCalls();
         QVERIFY2(baseline.active, "the call without an attack did not connect");
         qInfo("without attack: active after %lld ms, links up: callee %d, caller %d",
