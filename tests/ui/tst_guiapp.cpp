@@ -9,8 +9,10 @@
 #include "StartFailure.h"
 #include "WidgetLookup.h"
 #include "contacts/ContactBook.h"
+#include "media/PortAudioBackend.h"
 #include "ui/CallWindow.h"
 #include "ui/IncomingCallDialog.h"
+#include "ui/Translation.h"
 
 #include <QApplication>
 #include <QCheckBox>
@@ -119,6 +121,20 @@ void answerAndHangUpWhileOpen(gui::GuiApp& app, const QString& opened) {
 class GuiAppTest : public QObject {
     Q_OBJECT
 private slots:
+    // Fault: the German app showed why audio could not start in English ("Audio konnte nicht
+    // starten: cannot open audio input …"): the sound system's sentences were not translatable.
+    void audioErrorsAreInTheAppsLanguage() {
+        const auto german = ui::installTranslations(QLocale(QLocale::German, QLocale::Germany));
+        QVERIFY(!german.empty());
+        QString error;
+        auto backend = media::PortAudioBackend::create(&error);
+        QVERIFY2(backend, qPrintable(error));
+        backend->setInputDevice({{}, QStringLiteral("Headset")});
+        media::AudioRings rings;
+        QVERIFY(!backend->start(rings, &error));
+        QCOMPARE(error, QStringLiteral("Mikrofon „Headset“ nicht gefunden"));
+    }
+
     // Fault: the audio factory copied the devices when the engine started, and a device change
     // does not restart it: a new headset chosen in Settings showed in the window, while every
     // call opened the old device (one unplugged since: every call failed at once).

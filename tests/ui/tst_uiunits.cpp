@@ -8,7 +8,6 @@
 #include "call/CallTypes.h"
 #include "call/Handshake.h"
 #include "contacts/ContactName.h"
-#include "media/PortAudioBackend.h"
 #include "media/PortAudioErrors.h"
 #include "tor/OnionAddress.h"
 #include "tor/OnionIdentity.h"
@@ -447,15 +446,9 @@ private slots:
                          otherAddress(), {})
                          .reason,
                      QStringLiteral("Der Name ist länger als 64 Zeichen."));
-            // Why the audio could not start, in the call window and the sound check: the sound
-            // system's sentences and the meaning of its error codes (they were English).
-            QString error;
-            auto backend = media::PortAudioBackend::create(&error);
-            QVERIFY2(backend, qPrintable(error));
-            backend->setInputDevice({{}, QStringLiteral("Headset")});
-            media::AudioRings rings;
-            QVERIFY(!backend->start(rings, &error));
-            QCOMPARE(error, QStringLiteral("Mikrofon „Headset“ nicht gefunden"));
+            // Why the audio could not start, in the call window and the sound check: the meaning
+            // of the sound system's error codes (they were English; its sentences: tst_guiapp,
+            // which may start PortAudio, whose host libraries leak under LeakSanitizer).
             constexpr int kDeviceUnavailable = -9985; // PortAudio's paDeviceUnavailable
             QCOMPARE(
                 media::describePortAudioError(kDeviceUnavailable),
