@@ -53,7 +53,7 @@ public:
 
     Behaviour behaviour = Behaviour::Accept;
     int replyCode = 0;
-    std::set<std::size_t> silent; // sessions (by order of arrival) that get no answer at all
+    std::set<std::size_t> silent;  // sessions (by order of arrival) that get no answer at all
     bool closeOnceOpen = false;    // the peer closes each link right after it opened
     bool holdConnectReply = false; // takes what follows the CONNECT request, never answers it
     QTcpServer server;
