@@ -14,9 +14,9 @@ CallRating rateCall(const call::CallStatistics& s) {
 }
 
 LinkHealth linkHealth(const call::LinkStatistics& link) {
-    if (link.state == QLatin1String("joining"))
+    if (link.state == call::SlotState::Joining)
         return LinkHealth::Joining;
-    if (link.state != QLatin1String("up"))
+    if (link.state != call::SlotState::Up)
         return LinkHealth::Down;
     if (link.relativeDelayMs < 0)
         return LinkHealth::Idle;
@@ -78,9 +78,7 @@ QString CallJudgement::describe(LinkHealth health) {
 }
 
 QString CallJudgement::diagnose(const call::CallStatistics& s, std::uint64_t framesTwoSecondsAgo) {
-    int up = 0;
-    for (const call::LinkStatistics& l : s.links)
-        up += l.state == QLatin1String("up") ? 1 : 0;
+    const int up = s.linksUp();
     if (up == 0)
         return tr("Network: no link to the other side is open; reconnecting.");
     if (s.duration.count() > 3000 && s.framesReceived == framesTwoSecondsAgo)

@@ -11,6 +11,32 @@ QString milliseconds(double ms) {
     return ms < 0 ? QStringLiteral("–") : QString::number(ms, 'f', 0);
 }
 
+QString stateText(call::SlotState state) {
+    switch (state) {
+    case call::SlotState::Up:
+        return LinkTableModel::tr("up");
+    case call::SlotState::Joining:
+        return LinkTableModel::tr("joining");
+    case call::SlotState::Down:
+        break;
+    }
+    return LinkTableModel::tr("down");
+}
+
+QString groupText(std::optional<multipath::LinkGroup> group) {
+    if (!group)
+        return {};
+    switch (*group) {
+    case multipath::LinkGroup::First:
+        return LinkTableModel::tr("first");
+    case multipath::LinkGroup::Second:
+        return LinkTableModel::tr("second");
+    case multipath::LinkGroup::Inactive:
+        break;
+    }
+    return LinkTableModel::tr("spare");
+}
+
 } // namespace
 
 void LinkTableModel::setLinks(const QList<call::LinkStatistics>& links) {
@@ -53,14 +79,9 @@ QVariant LinkTableModel::data(const QModelIndex& index, int role) const {
     case Slot:
         return l.slot;
     case State:
-        return l.state == QLatin1String("up")        ? tr("up")
-               : l.state == QLatin1String("joining") ? tr("joining")
-                                                     : tr("down");
+        return stateText(l.state);
     case Group:
-        return l.group == QLatin1String("first")      ? tr("first")
-               : l.group == QLatin1String("second")   ? tr("second")
-               : l.group == QLatin1String("inactive") ? tr("spare")
-                                                      : QString();
+        return groupText(l.group);
     case Rtt:
         return milliseconds(l.rttMs);
     case Delay:

@@ -126,10 +126,7 @@ void QualityDashboard::update(const call::CallStatistics& s) {
                          .arg(s.lost)
                          .arg(s.concealed.count()));
     cells_->setText(tr("%L1 per second").arg(s.cellsPerSecond, 0, 'f', 1));
-    int up = 0;
-    for (const call::LinkStatistics& l : s.links)
-        up += l.state == QLatin1String("up") ? 1 : 0;
-    linksUp_->setText(tr("%1 of %2 open").arg(up).arg(s.links.size()));
+    linksUp_->setText(tr("%1 of %2 open").arg(s.linksUp()).arg(s.links.size()));
     links_->setLinks(s.links);
     if (s.intervalDelayMaxMs >= 0)
         chart_->addPoint(s.duration, s.intervalDelayMaxMs);

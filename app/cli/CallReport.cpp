@@ -6,6 +6,36 @@
 #include <cstdio>
 
 namespace onionvoice::cli {
+namespace {
+
+// The names in the statistics JSON (a contract: tools read them).
+QString linkStateName(call::SlotState state) {
+    switch (state) {
+    case call::SlotState::Up:
+        return QStringLiteral("up");
+    case call::SlotState::Joining:
+        return QStringLiteral("joining");
+    case call::SlotState::Down:
+        break;
+    }
+    return QStringLiteral("down");
+}
+
+QString groupName(std::optional<multipath::LinkGroup> group) {
+    if (!group)
+        return {};
+    switch (*group) {
+    case multipath::LinkGroup::First:
+        return QStringLiteral("first");
+    case multipath::LinkGroup::Second:
+        return QStringLiteral("second");
+    case multipath::LinkGroup::Inactive:
+        break;
+    }
+    return QStringLiteral("inactive");
+}
+
+} // namespace
 
 QString endReasonName(call::EndReason reason) {
     using call::EndReason;
@@ -71,13 +101,11 @@ ExitCode exitCodeFor(call::EndReason reason) {
 
 QJsonObject statisticsJson(const call::CallStatistics& s) {
     QJsonArray links;
-    int up = 0;
     for (const call::LinkStatistics& l : s.links) {
-        up += l.state == QLatin1String("up") ? 1 : 0;
         links.append(QJsonObject{
             {"slot", l.slot},
-            {"state", l.state},
-            {"group", l.group},
+            {"state", linkStateName(l.state)},
+            {"group", groupName(l.group)},
             {"rtt_ms", l.rttMs},
             {"delay_ms", l.relativeDelayMs},
             {"reorder", l.reorderScore},
@@ -91,7 +119,7 @@ QJsonObject statisticsJson(const call::CallStatistics& s) {
         {"peer", s.peer},
         {"direction", s.direction == call::CallDirection::Outgoing ? "outgoing" : "incoming"},
         {"duration_ms", double(s.duration.count())},
-        {"links_up", up},
+        {"links_up", s.linksUp()},
         {"links", links},
         {"delay_p50_ms", s.delayP50Ms},
         {"delay_p95_ms", s.delayP95Ms},
@@ -111,13 +139,10 @@ QJsonObject statisticsJson(const call::CallStatistics& s) {
 }
 
 QString statisticsLine(const call::CallStatistics& s) {
-    int up = 0;
-    for (const call::LinkStatistics& l : s.links)
-        up += l.state == QLatin1String("up") ? 1 : 0;
     return QStringLiteral("%1 s  links %2/%3  delay p50 %4 ms p99 %5 ms  late %6 lost %7  "
                           "buffer %8 ms  MOS %9  %10 cells/s")
         .arg(double(s.duration.count()) / 1000.0, 0, 'f', 0)
-        .arg(up)
+        .arg(s.linksUp())
         .arg(s.links.size())
         .arg(s.delayP50Ms, 0, 'f', 0)
         .arg(s.delayP99Ms, 0, 'f', 0)

@@ -35,8 +35,7 @@ std::span<const std::uint8_t> bytesOf(const QByteArray& a);
 
 class CallSession {
 public:
-    // A slot's link: none, open but not yet part of the call, or carrying the call's records.
-    enum class SlotState { Down, Joining, Up };
+    using SlotState = call::SlotState;
     struct SlotCounters {
         std::uint64_t sent = 0, received = 0, failures = 0;
     };

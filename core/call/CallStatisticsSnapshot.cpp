@@ -11,21 +11,14 @@ namespace {
 using namespace std::chrono_literals;
 
 LinkStatistics linkStatistics(const CallSession& call, std::uint8_t slot, multipath::Time t) {
-    using SlotState = CallSession::SlotState;
     const auto& groups = call.endpoint->groups();
     const auto& monitor = call.endpoint->monitor();
     LinkStatistics l;
     l.slot = slot;
-    const SlotState state = call.slotStates[slot] == SlotState::Down && call.slotOpen(slot)
-                                ? SlotState::Joining
-                                : call.slotStates[slot];
-    l.state = state == SlotState::Up        ? QStringLiteral("up")
-              : state == SlotState::Joining ? QStringLiteral("joining")
-                                            : QStringLiteral("down");
-    if (const auto g = groups.group(slot))
-        l.group = *g == multipath::LinkGroup::First    ? QStringLiteral("first")
-                  : *g == multipath::LinkGroup::Second ? QStringLiteral("second")
-                                                       : QStringLiteral("inactive");
+    l.state = call.slotStates[slot] == SlotState::Down && call.slotOpen(slot)
+                  ? SlotState::Joining
+                  : call.slotStates[slot];
+    l.group = groups.group(slot);
     if (const auto rtt = monitor.rtt(slot))
         l.rttMs = double(rtt->count());
     if (const auto score = monitor.score(t, slot)) {

@@ -1,9 +1,11 @@
-// Human-readable names of call states and end reasons. The app translates them (its German
-// translation holds them, `ui/CMakeLists.txt` runs lupdate over this file); the command line
-// loads no translation, so its JSON keeps the English text.
+// Human-readable names of call states and end reasons, and what the statistics snapshot derives.
+// The app translates the names (its German translation holds them, `ui/CMakeLists.txt` runs
+// lupdate over this file); the command line loads no translation, so its JSON keeps the English
+// text.
 #include "CallTypes.h"
 
 #include <QCoreApplication>
+#include <algorithm>
 
 namespace onionvoice::call {
 namespace {
@@ -61,6 +63,11 @@ QString describe(CallState state) {
         return text(QT_TRANSLATE_NOOP("CallTypes", "ended"));
     }
     return text(QT_TRANSLATE_NOOP("CallTypes", "unknown"));
+}
+
+int CallStatistics::linksUp() const {
+    return int(std::count_if(links.begin(), links.end(),
+                             [](const LinkStatistics& l) { return l.state == SlotState::Up; }));
 }
 
 } // namespace onionvoice::call

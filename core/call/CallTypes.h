@@ -2,11 +2,14 @@
 // and the statistics snapshots published during a call.
 #pragma once
 
+#include "multipath/LinkGroups.h"
+
 #include <QList>
 #include <QMetaType>
 #include <QString>
 #include <chrono>
 #include <cstdint>
+#include <optional>
 
 namespace onionvoice::call {
 
@@ -32,10 +35,13 @@ enum class EndReason {
 QString describe(EndReason reason);
 QString describe(CallState state);
 
+// A slot's link: none, open but not yet part of the call, or carrying the call's records.
+enum class SlotState { Down, Joining, Up };
+
 struct LinkStatistics {
     std::uint8_t slot = 0;
-    QString state; // "up", "joining", "down"
-    QString group; // "first", "second", "inactive", ""
+    SlotState state = SlotState::Down;
+    std::optional<multipath::LinkGroup> group; // the scheduler's group of an up link
     double rttMs = -1;
     double relativeDelayMs = -1;
     double reorderScore = -1;
@@ -72,6 +78,8 @@ struct CallStatistics {
     double cellsPerSecond = 0;         // records sent per second, all links
     std::uint64_t recordsRejected = 0; // forged, replayed or garbled records
     std::uint64_t framesReceived = 0;
+
+    int linksUp() const;
 };
 
 // Sees every audio packet the engine sends (once per link it goes on) and the first copy of every

@@ -60,11 +60,7 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(alice.reached(CallState::Active), 10000);
         // All twelve links join on both sides.
         const auto linksUp = [](const Party& p) {
-            if (p.statistics->isEmpty())
-                return 0;
-            const auto links = p.lastStatistics().links;
-            return int(std::count_if(links.begin(), links.end(),
-                                     [](const LinkStatistics& l) { return l.state == "up"; }));
+            return p.statistics->isEmpty() ? 0 : p.lastStatistics().linksUp();
         };
         QTRY_COMPARE_WITH_TIMEOUT(linksUp(alice), 12, 30000);
         QTRY_COMPARE_WITH_TIMEOUT(linksUp(bob), 12, 30000);

@@ -205,11 +205,6 @@ private:
     StreamCycler* cycler_; // lives on thread_, deleted there
 };
 
-int linksUp(const CallStatistics& statistics) {
-    return int(std::count_if(statistics.links.begin(), statistics.links.end(),
-                             [](const LinkStatistics& l) { return l.state == "up"; }));
-}
-
 } // namespace
 
 class StreamCyclingTest : public QObject {
@@ -260,7 +255,7 @@ private:
         if (!result.active)
             return result;
         const auto last = [](const QSignalSpy& spy) {
-            return spy.isEmpty() ? 0 : linksUp(spy.last().at(0).value<CallStatistics>());
+            return spy.isEmpty() ? 0 : spy.last().at(0).value<CallStatistics>().linksUp();
         };
         static_cast<void>(QTest::qWaitFor(
             [&] { return last(victimStatistics) == kLinks && last(friendStatistics) == kLinks; },

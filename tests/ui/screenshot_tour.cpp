@@ -104,8 +104,7 @@ int main(int argc, char** argv) {
     int linksUp = 0;
     std::chrono::milliseconds inCall{0};
     QObject::connect(host, &ui::EngineHost::statisticsChanged, [&](const call::CallStatistics& s) {
-        linksUp = int(std::count_if(s.links.begin(), s.links.end(),
-                                    [](const auto& l) { return l.state == "up"; }));
+        linksUp = s.linksUp();
         inCall = s.duration;
     });
     const int callSeconds = parser.value(seconds).toInt();

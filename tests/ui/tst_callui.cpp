@@ -85,7 +85,7 @@ call::CallStatistics snapshot(std::chrono::milliseconds at, std::uint64_t frames
     s.framesReceived = frames;
     s.intervalDelayMaxMs = 120;
     call::LinkStatistics link;
-    link.state = QStringLiteral("up");
+    link.state = call::SlotState::Up;
     s.links = {link};
     return s;
 }

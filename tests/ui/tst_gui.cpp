@@ -285,10 +285,9 @@ private slots:
         // sent + received, as the table shows them, rise over a window of the call.
         const ui::LinkTableModel* model = callWindow()->dashboard()->linkModel();
         const auto linksUp = [model] {
-            int up = 0;
-            for (const call::LinkStatistics& l : model->links())
-                up += l.state == QLatin1String("up") ? 1 : 0;
-            return up;
+            return int(std::count_if(
+                model->links().begin(), model->links().end(),
+                [](const call::LinkStatistics& l) { return l.state == call::SlotState::Up; }));
         };
         const auto shownRecords = [model] {
             QList<qulonglong> records;

@@ -42,7 +42,7 @@ call::CallStatistics withLinks(int links) {
     for (int i = 0; i < links; ++i) {
         call::LinkStatistics link;
         link.slot = i;
-        link.state = QStringLiteral("up");
+        link.state = call::SlotState::Up;
         link.relativeDelayMs = 10;
         s.links.append(link);
     }

@@ -76,12 +76,15 @@ private slots:
     // text sat on them.
     void linkRowsHaveDarkTextOnTheirTint() {
         const DarkPalette dark;
-        const std::pair<const char*, double> states[] = {{"up", 10}, {"up", 100},     {"up", 500},
-                                                         {"up", -1}, {"joining", -1}, {"down", -1}};
+        using call::SlotState;
+        const std::tuple<const char*, SlotState, double> states[] = {
+            {"up 10", SlotState::Up, 10},        {"up 100", SlotState::Up, 100},
+            {"up 500", SlotState::Up, 500},      {"up idle", SlotState::Up, -1},
+            {"joining", SlotState::Joining, -1}, {"down", SlotState::Down, -1}};
         QSet<LinkHealth> seen;
-        for (const auto& [state, delay] : states) {
+        for (const auto& [name, state, delay] : states) {
             call::LinkStatistics link;
-            link.state = QString::fromLatin1(state);
+            link.state = state;
             link.relativeDelayMs = delay;
             seen.insert(linkHealth(link));
             LinkTableModel model;
@@ -91,9 +94,9 @@ private slots:
                 const QVariant background = model.data(at, Qt::BackgroundRole);
                 const QVariant foreground = model.data(at, Qt::ForegroundRole);
                 QVERIFY(background.isValid());
-                QVERIFY2(foreground.isValid(), state);
+                QVERIFY2(foreground.isValid(), name);
                 QVERIFY2(contrast(foreground.value<QColor>(), background.value<QColor>()) >= 4.5,
-                         state);
+                         name);
             }
         }
         QCOMPARE(seen.size(), 6); // every health

@@ -200,11 +200,11 @@ private slots:
 
     void linkHealthThresholds() {
         call::LinkStatistics l;
-        l.state = "down";
+        l.state = call::SlotState::Down;
         QCOMPARE(linkHealth(l), LinkHealth::Down);
-        l.state = "joining";
+        l.state = call::SlotState::Joining;
         QCOMPARE(linkHealth(l), LinkHealth::Joining);
-        l.state = "up";
+        l.state = call::SlotState::Up;
         QCOMPARE(linkHealth(l), LinkHealth::Idle); // up, nothing measured: kept in reserve
         l.relativeDelayMs = 59;
         QCOMPARE(linkHealth(l), LinkHealth::Healthy);
@@ -220,7 +220,7 @@ private slots:
         s.duration = std::chrono::seconds(10);
         for (int i = 0; i < 12; ++i) {
             call::LinkStatistics l;
-            l.state = "up";
+            l.state = call::SlotState::Up;
             s.links.append(l);
         }
         s.framesReceived = 500;
@@ -230,7 +230,7 @@ private slots:
         QVERIFY(CallJudgement::diagnose(s, 400).startsWith("Network"));
         s.networkDelayP99Ms = 100;
         for (auto& l : s.links)
-            l.state = "down";
+            l.state = call::SlotState::Down;
         QVERIFY(CallJudgement::diagnose(s, 400).startsWith("Network"));
     }
 
@@ -241,7 +241,7 @@ private slots:
         call::CallStatistics s;
         s.duration = std::chrono::minutes(62);
         call::LinkStatistics link;
-        link.state = "up";
+        link.state = call::SlotState::Up;
         s.links = {link, link, link};
         s.framesReceived = 93000;
         s.late = 900;

@@ -22,7 +22,7 @@
 <context>
     <name>CallEngine</name>
     <message>
-        <location filename="../../core/call/CallEngine.cpp" line="+359"/>
+        <location filename="../../core/call/CallEngine.cpp" line="+388"/>
         <source>Audio could not start: %1</source>
         <translation>Audio konnte nicht starten: %1</translation>
     </message>
@@ -85,7 +85,7 @@
         <translation>getrennt</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+8"/>
         <source>Network: no link to the other side is open; reconnecting.</source>
         <translation>Netz: keine Verbindung zur Gegenseite ist offen; verbinde neu.</translation>
     </message>
@@ -116,7 +116,7 @@
 <context>
     <name>CallTypes</name>
     <message>
-        <location filename="../../core/call/CallTypes.cpp" line="+20"/>
+        <location filename="../../core/call/CallTypes.cpp" line="+22"/>
         <source>not ended</source>
         <translation>nicht beendet</translation>
     </message>
@@ -1072,37 +1072,37 @@
 <context>
     <name>onionvoice::ui::LinkTableModel</name>
     <message>
-        <location filename="../LinkTableModel.cpp" line="+56"/>
+        <location filename="../LinkTableModel.cpp" line="+17"/>
         <source>up</source>
         <translation>offen</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>joining</source>
         <translation>verbindet</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+4"/>
         <source>down</source>
         <translation>getrennt</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+8"/>
         <source>first</source>
         <translation>erste</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>second</source>
         <translation>zweite</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+4"/>
         <source>spare</source>
         <translation>Reserve</translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location line="+70"/>
         <source>The link&apos;s role in the scheduler: first and second carry audio, spares wait to replace a link that turns bad</source>
         <translation>Die Rolle der Verbindung im Scheduler: erste und zweite tragen Audio, Reserven warten darauf, eine schlecht gewordene Verbindung zu ersetzen</translation>
     </message>
@@ -1414,7 +1414,7 @@
         <translation>%L1 pro Sekunde</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+1"/>
         <source>%1 of %2 open</source>
         <translation>%1 von %2 offen</translation>
     </message>
