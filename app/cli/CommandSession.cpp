@@ -123,6 +123,9 @@ void CommandSession::onTorState(tor::TorLauncher::State state, int percent,
         dialedAt_ = clock_.elapsed();
         logEvent("dial");
         engine_->dial(config_.peer);
+        // Refused before anything rang (the reason went out with errorOccurred): no sound card.
+        if (engine_->callState() == call::CallState::Idle)
+            finish(ExitCode::Failure);
     }
 }
 

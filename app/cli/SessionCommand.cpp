@@ -237,6 +237,11 @@ int runSession(SessionRole role, const QStringList& arguments) {
     settings->engine.processing.noiseSuppression = onOff(noNoise);
     settings->engine.processing.gainControl = onOff(noGain);
     settings->engine.audio = audioFactory(audio);
+    if (!audio.echo && audio.play.isEmpty() && audio.record.isEmpty())
+        settings->engine.audioDevicesPresent = [](QString* error) {
+            const auto backend = media::PortAudioBackend::create(error);
+            return backend && backend->devicesPresent(error);
+        };
     if (parser.isSet(frameLog)) {
         const QFileInfo dir(QFileInfo(parser.value(frameLog)).absolutePath());
         if (!dir.isDir() || !dir.isWritable())

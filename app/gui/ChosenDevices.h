@@ -30,6 +30,12 @@ public:
         return backend;
     }
 
+    // Whether the devices chosen now are there (PortAudioBackend::devicesPresent).
+    bool present(QString* error) const {
+        const auto backend = open(error);
+        return backend && backend->devicesPresent(error);
+    }
+
 private:
     mutable std::mutex mutex_;
     QString input_;

@@ -145,6 +145,10 @@ call::EngineConfig GuiApp::engineConfig() const {
                                                  media::Pacing::RealTime, error);
         return devices->open(error);
     };
+    if (options_.playFile.isEmpty())
+        config.audioDevicesPresent = [devices = devices_](QString* error) {
+            return devices->present(error);
+        };
     return config;
 }
 

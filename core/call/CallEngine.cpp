@@ -28,6 +28,12 @@ constexpr std::size_t kReplayCacheCapacity = 4096;
 // Callers whose ring rate is tracked (EngineConfig::defence); the quietest is forgotten first.
 constexpr std::size_t kRateLimitedCallers = 256;
 
+// What the app shows of an audio failure, translated where the app loaded a translation (the
+// device's own words stay as the audio library gives them).
+QString audioProblem(const QString& error) {
+    return error.isEmpty() ? QCoreApplication::translate("CallEngine", "no audio device") : error;
+}
+
 } // namespace
 
 std::chrono::milliseconds CallEngine::unixNow() {
@@ -162,10 +168,21 @@ void CallEngine::dial(const QString& address) {
         emit errorOccurred(check.reason);
         return;
     }
+    if (call_) {
+        emit errorOccurred(
+            QCoreApplication::translate("CallEngine", "A call is already under way."));
+        return;
+    }
+    // Before the peer's phone rings: audio that cannot start would end the call the moment they
+    // answer, and they would hear nothing but a hang-up.
+    if (QString error; config_.audioDevicesPresent && !config_.audioDevicesPresent(&error)) {
+        emit errorOccurred(
+            QCoreApplication::translate("CallEngine", "Cannot call: %1").arg(audioProblem(error)));
+        return;
+    }
     tor::TorLauncher* launcher = host_.launcher();
-    if (call_ || !launcher || !torSocksEndpoint(*launcher).isSet()) {
-        emit errorOccurred(call_ ? QStringLiteral("A call is already under way.")
-                                 : QStringLiteral("Tor is not ready yet."));
+    if (!launcher || !torSocksEndpoint(*launcher).isSet()) {
+        emit errorOccurred(QCoreApplication::translate("CallEngine", "Tor is not ready yet."));
         return;
     }
     call_ = std::make_unique<CallSession>(CallDirection::Outgoing, check.address);
@@ -380,14 +397,10 @@ bool CallEngine::activate() {
             call_->audio.reset();
     }
     // The error goes out first: the app shows it with the end (this end reason is only ever
-    // announced straight after it), translated where the app loaded a translation (the device's
-    // own words stay as the audio library gives them). The peer gets the usual HangUp; our own
-    // reason is not theirs.
+    // announced straight after it). The peer gets the usual HangUp; our own reason is not theirs.
     if (!call_->audio) {
-        emit errorOccurred(
-            QCoreApplication::translate("CallEngine", "Audio could not start: %1")
-                .arg(error.isEmpty() ? QCoreApplication::translate("CallEngine", "no audio device")
-                                     : error));
+        emit errorOccurred(QCoreApplication::translate("CallEngine", "Audio could not start: %1")
+                               .arg(audioProblem(error)));
         end(EndReason::AudioFailed);
         return false;
     }

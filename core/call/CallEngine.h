@@ -55,6 +55,11 @@ struct EngineConfig {
     IncomingDefence defence;
     // Audio device for a call, created when the call becomes active.
     std::function<std::unique_ptr<media::AudioBackend>(QString* error)> audio;
+    // Whether the devices `audio` would open are there, without opening them (no microphone
+    // light comes on): a dial checks it before it rings anyone. Unset where there is nothing to
+    // look for (sound files, test backends). Kept apart from `audio`, which may act when called
+    // (a recording file made, a frame log written).
+    std::function<bool(QString* error)> audioDevicesPresent;
     // Test hook for link impairment: slot i of an outgoing call dials through a SOCKS relay on
     // 127.0.0.1:slotSocksPorts[i] instead of tor's port. Only a port: the address is always
     // loopback, so the hook can never send a link anywhere but to this machine.

@@ -186,6 +186,14 @@ PortAudioBackend::Stream PortAudioBackend::open(int device, Direction direction,
     return Stream(raw);
 }
 
+bool PortAudioBackend::devicesPresent(QString* error) const {
+    const auto lock = lockPortAudio();
+    if (m_streams == Streams::CaptureAndPlayback &&
+        resolve(m_inputChoice, Direction::Input, error) == paNoDevice)
+        return false;
+    return resolve(m_outputChoice, Direction::Output, error) != paNoDevice;
+}
+
 bool PortAudioBackend::start(AudioRings& rings, QString* error) {
     stop();
     const auto lock = lockPortAudio();

@@ -54,6 +54,8 @@ public:
     void setInputDevice(const AudioDeviceChoice& choice) { m_inputChoice = choice; }
     void setOutputDevice(const AudioDeviceChoice& choice) { m_outputChoice = choice; }
 
+    // Whether start() would find its devices, without opening them.
+    bool devicesPresent(QString* error) const;
     bool start(AudioRings& rings, QString* error) override;
     void stop() override;
     AudioLatency latency() const override;

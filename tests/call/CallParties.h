@@ -127,6 +127,12 @@ public:
             }
             return media::WavFileBackend::create(input, output, media::Pacing::RealTime, error);
         };
+        config.audioDevicesPresent = [fault = p.audioFault](QString* error) {
+            if (fault->isEmpty())
+                return true;
+            *error = *fault;
+            return false;
+        };
         p.engine = std::make_unique<CallEngine>(config);
         p.states = std::make_unique<QSignalSpy>(p.engine.get(), &CallEngine::callStateChanged);
         p.incoming = std::make_unique<QSignalSpy>(p.engine.get(), &CallEngine::incomingCall);

@@ -1,8 +1,8 @@
 // Integration tests of the course of a call between engines on the private Tor network
-// (tests/testnet): a full call with audio both ways, and every way a call can end: an audio device
-// that cannot start, a rejection, no answer, an application that ends the call from the engine's
-// own signals, and a cancel that crosses the answer. Who may ring at all is tst_whomayring's; the
-// contacts-only service is tst_contactsonly's.
+// (tests/testnet): a full call with audio both ways, a caller without audio who rings nobody, and
+// every way a call can end: an audio device that cannot start, a rejection, no answer, an
+// application that ends the call from the engine's own signals, and a cancel that crosses the
+// answer. Who may ring at all is tst_whomayring's; the contacts-only service is tst_contactsonly's.
 #include "CallParties.h"
 #include "media/WavFile.h"
 
@@ -92,15 +92,15 @@ private slots:
     }
 
     // Fault: the callee's audio device cannot start (a machine without a microphone), then the
-    // caller's. The call ended as "you hung up" and the audio error, reported just before, was
-    // overwritten by that end in the app. It must end as AudioFailed, straight after the error
-    // (the app pairs the two), while the other side sees an ordinary hang-up.
+    // caller's, gone while the callee's phone rang. The call ended as "you hung up" and the audio
+    // error, reported just before, was overwritten by that end in the app. It must end as
+    // AudioFailed, straight after the error (the app pairs the two), while the other side sees an
+    // ordinary hang-up.
     void audioThatCannotStartEndsTheCallAsSuch() {
         Party& alice = party("alice");
         Party& bob = party("bob");
         for (Party* broken : {&bob, &alice}) {
             Party& other = broken == &bob ? alice : bob;
-            *broken->audioFault = QStringLiteral("no input device");
             QStringList said;
             QObject context;
             connect(broken->engine.get(), &CallEngine::errorOccurred, &context,
@@ -110,8 +110,10 @@ private slots:
                         if (state == CallState::Ended)
                             said.append(describe(reason));
                     });
-            connect(bob.engine.get(), &CallEngine::incomingCall, bob.engine.get(),
-                    &CallEngine::answer, Qt::SingleShotConnection);
+            connect(bob.engine.get(), &CallEngine::incomingCall, &context, [&] {
+                *broken->audioFault = QStringLiteral("no input device");
+                bob.engine->answer();
+            });
             alice.engine->dial(bob.engine->address());
             QTRY_COMPARE_WITH_TIMEOUT(broken->endReason(), EndReason::AudioFailed, kCallTimeout);
             QCOMPARE(said, QStringList({QStringLiteral("Audio could not start: no input device"),
@@ -120,6 +122,23 @@ private slots:
             broken->audioFault->clear();
             waitIdle({"alice", "bob"});
         }
+    }
+
+    // Fault: a caller without a microphone rang the callee, whose answer then met a hang-up at
+    // once (the caller's audio failed on the answer). The dial is refused before anything rings,
+    // with the reason.
+    void aCallerWithoutAudioRingsNobody() {
+        Party& alice = party("alice");
+        Party& bob = party("bob");
+        *alice.audioFault = QStringLiteral("no microphone found");
+        QSignalSpy errors(alice.engine.get(), &CallEngine::errorOccurred);
+        const auto statesBefore = alice.states->size();
+        alice.engine->dial(bob.engine->address());
+        alice.audioFault->clear();
+        QCOMPARE(errors.size(), 1);
+        QCOMPARE(errors.at(0).at(0).toString(), QStringLiteral("Cannot call: no microphone found"));
+        QCOMPARE(alice.states->size(), statesBefore); // never Dialing: no link, no ring
+        QCOMPARE(alice.engine->callState(), CallState::Idle);
     }
 
     void rejected() {

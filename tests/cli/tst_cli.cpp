@@ -4,9 +4,9 @@
 // tst_whomayring, this time against onionvoice-cli processes. An impostor's Hello is refused as a
 // bad request, a client speaking garbage has its link closed while the service stays up, a caller
 // that garbles records mid-call loses those links and, when it then vanishes, the call ends as a
-// network failure; a caller or callee process killed mid-call ends the other side's call the same
-// way (and `call` exits with code 8). The attacker is this test itself, with its own tor and raw
-// links.
+// network failure; a caller without a microphone rings nobody and exits; a caller or callee
+// process killed mid-call ends the other side's call the same way (and `call` exits with code 8).
+// The attacker is this test itself, with its own tor and raw links.
 #include "../testnet/TestnetEngine.h"
 #include "call/CallSession.h"
 #include "call/Handshake.h"
@@ -37,7 +37,8 @@ constexpr int kNetworkLoss = 40000; // the engine's 20 s without a record, plus 
 // One onionvoice-cli process and the JSON events it printed.
 class Cli {
 public:
-    Cli(const QString& name, QStringList arguments)
+    Cli(const QString& name, QStringList arguments,
+        const QProcessEnvironment& environment = QProcessEnvironment::systemEnvironment())
         : name_(name) {
         QObject::connect(&process_, &QProcess::readyReadStandardOutput, [this] {
             while (process_.canReadLine()) {
@@ -46,6 +47,7 @@ public:
                     events_.append(doc.object());
             }
         });
+        process_.setProcessEnvironment(environment);
         process_.setProcessChannelMode(QProcess::SeparateChannels);
         process_.setStandardErrorFile(testnet::networkDirectory() + "/../apps/" + name + ".err");
         process_.start(QStringLiteral(ONIONVOICE_CLI), arguments);
@@ -256,6 +258,31 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(bob_->event("summary"), kNetworkLoss);
         QCOMPARE(bob_->event("summary")->value("end_reason").toString(), "network-failure");
         QCOMPARE(bob_->process().state(), QProcess::Running);
+    }
+
+    // Fault: a caller without a microphone rang bob, and his answer met a hang-up at once. The
+    // dial is refused before anything rings, and `call` exits with code 1 and the reason (it
+    // waited for ever). Run with no sound server to reach; skipped where the machine has sound
+    // hardware of its own.
+    void callerWithoutAMicrophoneRingsNobody() {
+        QTemporaryDir home;
+        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+        environment.insert("HOME", home.path());
+        environment.insert("XDG_RUNTIME_DIR", home.path());
+        environment.insert("PULSE_SERVER", "unix:" + home.filePath("no-server"));
+        const int ringsBefore = bob_->count("incoming");
+        Cli dan("cli-dan", QStringList{"call", bobAddress_, "--seconds", "2"} + common("cli-dan"),
+                environment);
+        QTRY_VERIFY_WITH_TIMEOUT(dan.event("error") || dan.reachedActive(),
+                                 kStartTimeout + kCallTimeout);
+        if (!dan.event("error"))
+            QSKIP("this machine has a microphone");
+        QCOMPARE(dan.event("error")->value("message").toString(),
+                 QStringLiteral("Cannot call: no microphone found"));
+        QTRY_COMPARE_WITH_TIMEOUT(dan.process().state(), QProcess::NotRunning, 20000);
+        QCOMPARE(dan.process().exitCode(), 1);
+        QVERIFY(!dan.event("state")); // never dialing
+        QCOMPARE(bob_->count("incoming"), ringsBefore);
     }
 
     void killedCallerProcessEndsTheCallee() {

@@ -42,6 +42,10 @@ private slots:
         QVERIFY(backend);
         backend->setInputDevice({QStringLiteral("ALSA"), QStringLiteral("no such microphone")});
         AudioRings rings;
+        QVERIFY(!backend->devicesPresent(&error));
+        QVERIFY2(error.contains("no such microphone") && error.contains("not found"),
+                 qPrintable(error));
+        error.clear();
         QVERIFY(!backend->start(rings, &error));
         QVERIFY2(error.contains("no such microphone") && error.contains("not found"),
                  qPrintable(error));
@@ -68,6 +72,7 @@ private slots:
         auto backend = PortAudioBackend::create(&error);
         QVERIFY(backend);
         AudioRings rings;
+        QVERIFY2(backend->devicesPresent(&error), qPrintable(error));
         QVERIFY2(backend->start(rings, &error), qPrintable(error));
         QString refreshError;
         QVERIFY(!backend->refreshDevices(&refreshError)); // not while streams run

@@ -22,12 +22,20 @@ private slots:
         if (!backend->devices().isEmpty())
             QSKIP("this machine has sound devices");
         AudioRings rings;
+        // The check a call makes before it rings anyone gives the same answer as the start.
+        QVERIFY(!backend->devicesPresent(&error));
+        QCOMPARE(error, QStringLiteral("no microphone found"));
+        error.clear();
         QVERIFY(!backend->start(rings, &error));
         QCOMPARE(error, QStringLiteral("no microphone found"));
         backend->setInputDevice({{}, QStringLiteral("anything")});
+        QVERIFY(!backend->devicesPresent(&error));
+        QVERIFY2(error.contains("not found"), qPrintable(error));
         QVERIFY(!backend->start(rings, &error));
         QVERIFY2(error.contains("not found"), qPrintable(error));
         backend->setStreams(PortAudioBackend::Streams::PlaybackOnly);
+        QVERIFY(!backend->devicesPresent(&error));
+        QCOMPARE(error, QStringLiteral("no speaker found"));
         QVERIFY(!backend->start(rings, &error));
         QCOMPARE(error, QStringLiteral("no speaker found")); // the microphone is not looked for
         QVERIFY2(backend->refreshDevices(&error), qPrintable(error));

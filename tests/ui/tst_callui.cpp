@@ -2,10 +2,10 @@
 // and without a network (the engine's tor is /bin/false, which fails to start; the host's signals
 // are emitted as its engine would): a contact list replaced while the rename dialog is open, a tor
 // restart during a call or while one rings, an incoming call's Ringing before its prompt, a
-// second call in a call window that still holds the first, a call whose audio cannot start, the
-// call window closed during a call, the windows' icon, a call answered while Rename is open, the
-// reason a contacts-only ID without access keys is not online, a failed tor that does not look
-// under way, and why Call waits.
+// second call in a call window that still holds the first, a call whose audio cannot start, a
+// dial refused for want of audio, the call window closed during a call, the windows' icon, a call
+// answered while Rename is open, the reason a contacts-only ID without access keys is not online,
+// a failed tor that does not look under way, and why Call waits.
 #include "../contacts/ContactTestData.h"
 #include "OffscreenTestMain.h"
 #include "WidgetLookup.h"
@@ -417,6 +417,27 @@ private slots:
         emitState(call::CallState::Ended, bob_.address, call::EndReason::NoAnswer);
         QVERIFY(!detail->isVisible());
         QVERIFY(!window.statusBar()->currentMessage().contains(error));
+    }
+
+    // Fault: a machine without a microphone rang the peer, and the call ended the moment they
+    // answered. The engine refuses the dial before anything rings (this one has no tor either:
+    // the microphone is what it names), and the window says so at once.
+    void aCallWithoutAMicrophoneSaysWhyBeforeItRings() {
+        QTemporaryDir data;
+        call::EngineConfig config = this->config();
+        config.dataDirectory = data.path();
+        config.audioDevicesPresent = [](QString* error) {
+            *error = QStringLiteral("no microphone found");
+            return false;
+        };
+        ui::EngineHost host;
+        host.start(config);
+        QTRY_COMPARE(host.phase(), ui::EngineHost::Phase::Running);
+        ui::MainWindow window(&host);
+        host.dial(alice_.address);
+        QTRY_COMPARE(window.statusBar()->currentMessage(),
+                     QStringLiteral("Cannot call: no microphone found"));
+        QVERIFY(!window.callWindow());
     }
 
     // Fault: closing the call window (✕) during a call only hid it, and it shows again only on a

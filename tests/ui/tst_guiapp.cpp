@@ -148,6 +148,10 @@ private slots:
         const call::EngineConfig running = app.engineConfig(); // what the engine holds
         QVERIFY2(nextCallsAudioError(running).contains("unplugged headset"),
                  qPrintable(nextCallsAudioError(running)));
+        // A dial looks for the same device before it rings anyone.
+        QString missing;
+        QVERIFY(running.audioDevicesPresent && !running.audioDevicesPresent(&missing));
+        QVERIFY2(missing.contains("unplugged headset"), qPrintable(missing));
 
         // The headset is not there any more, so Settings shows the system default: OK keeps it.
         QTimer::singleShot(0, [] {

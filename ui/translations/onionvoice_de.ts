@@ -22,12 +22,27 @@
 <context>
     <name>CallEngine</name>
     <message>
-        <location filename="../../core/call/CallEngine.cpp" line="+388"/>
+        <location filename="../../core/call/CallEngine.cpp" line="+173"/>
+        <source>A call is already under way.</source>
+        <translation>Es läuft bereits ein Anruf.</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Cannot call: %1</source>
+        <translation>Anruf nicht möglich: %1</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Tor is not ready yet.</source>
+        <translation>Tor ist noch nicht bereit.</translation>
+    </message>
+    <message>
+        <location line="+222"/>
         <source>Audio could not start: %1</source>
         <translation>Audio konnte nicht starten: %1</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-373"/>
         <source>no audio device</source>
         <translation>kein Audiogerät</translation>
     </message>
@@ -375,7 +390,7 @@
         <translation>Lautsprecher „%1“ lässt sich nicht öffnen: %2</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+37"/>
         <source>the audio devices opened but would not run: %1</source>
         <translation>die Audiogeräte ließen sich öffnen, liefen aber nicht an: %1</translation>
     </message>
