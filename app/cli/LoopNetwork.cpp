@@ -1,8 +1,8 @@
 // Network models of the audio-loop tool (see LoopNetwork.h).
 #include "LoopNetwork.h"
 
-#ifdef ONIONVOICE_HAVE_SIM
 #include "multipath/SchedulingPolicy.h"
+#ifdef ONIONVOICE_HAVE_SIM
 #include "sim/CallSimulation.h"
 #endif
 
@@ -41,6 +41,14 @@ std::optional<Time> TraceNetwork::fastestPath() const {
     return fastest;
 }
 
+QStringList TraceNetwork::policies() {
+    QStringList names;
+    for (const auto name : multipath::policyNames())
+        names.append(QString::fromLatin1(name.data(), qsizetype(name.size())));
+    names.append(QStringLiteral("oracle"));
+    return names;
+}
+
 std::unique_ptr<TraceNetwork> TraceNetwork::create(const QString& tracePath, const QString& policy,
                                                    int packetMs, int bitrate, QString* error) {
 #ifdef ONIONVOICE_HAVE_SIM
@@ -49,11 +57,11 @@ std::unique_ptr<TraceNetwork> TraceNetwork::create(const QString& tracePath, con
         *error = QString::fromStdString(failure->toString());
         return nullptr;
     }
-    const bool oracle = policy == QLatin1String("oracle");
-    if (!oracle && !multipath::makePolicy(policy.toStdString())) {
+    if (!policies().contains(policy)) {
         *error = QStringLiteral("unknown policy %1").arg(policy);
         return nullptr;
     }
+    const bool oracle = policy == QLatin1String("oracle");
     sim::CallConfig config;
     config.policy = policy.toStdString();
     config.packetMs = packetMs;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <QString>
+#include <QStringList>
 #include <chrono>
 #include <cstdint>
 #include <memory>
@@ -56,6 +57,8 @@ public:
     // build has no simulator.
     static std::unique_ptr<TraceNetwork> create(const QString& tracePath, const QString& policy,
                                                 int packetMs, int bitrate, QString* error);
+    // The policies a trace can be replayed with: the engine's, and the simulator's oracle.
+    static QStringList policies();
     std::optional<Time> arrival(std::uint32_t sequence, Time sent) override;
     std::optional<Time> fastestPath() const override;
     std::size_t packets() const { return m_delays.size(); }

@@ -97,6 +97,10 @@ int audioLoop(const QStringList& arguments) {
         return fail("--bitrate must be between 24000 and 32000", kUsageError);
     if (!okPacket || packetValue < 20 || packetValue > 120 || packetValue % 20 != 0)
         return fail("--packet-ms must be 20, 40, 60, 80, 100 or 120", kUsageError);
+    // A usage error, not a failure of the run: checked before any file is read.
+    if (const QStringList policies = cli::TraceNetwork::policies();
+        parser.isSet(trace) && !policies.contains(parser.value(policy)))
+        return fail("--policy must be one of: " + policies.join(QLatin1Char(' ')), kUsageError);
 
     // A missing or unreadable file named on the command line is exit code 4 (README, --help);
     // audio-loop exited 1 for them. What a readable file holds is checked where it is read.

@@ -147,6 +147,19 @@ private slots:
         }
     }
 
+    // Fault: an unknown --policy was a failure of the run (exit status 1), found only after the
+    // files were read; it is a usage error.
+    void audioLoopUnknownPolicyIsAUsageError() {
+        QTemporaryDir dir;
+        const Run r = cli({"audio-loop", "--in", dir.filePath("missing.wav"), "--out",
+                           dir.filePath("out.wav"), "--trace", dir.filePath("missing.trace"),
+                           "--policy", "fastest", "--no-pesq"});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.errors.contains("--policy must be one of: simple torfone alternate "
+                                   "double-send adaptive oracle"),
+                 qPrintable(r.errors));
+    }
+
     // Fault: `id --name` printed links that `contacts add` and the GUI refuse.
     void idRefusesNamesLinksCannotCarry() {
         for (const QString& name : {QString(70, 'x'), QString("Bob\nEve")}) {
