@@ -530,8 +530,22 @@ void CallEngine::end(EndReason reason) {
     // a decoy ring by when the stream closed.
     const std::uint64_t serial = ++endedSerial_;
     ended_.emplace(serial, std::move(call));
-    QTimer::singleShot(kLingerBeforeClose, this, [this, serial] { ended_.erase(serial); });
+    QTimer::singleShot(kLingerBeforeClose, this, [this, serial] { closeEnded(serial); });
     emit callStateChanged(CallState::Ended, peer, reason);
+}
+
+// An ended call's linger is over: its links close, and then the circuits our tor built for them
+// (an outgoing call's: the circuits of an incoming call are the caller's to close, and when they
+// go, the rendezvous point closes our end of them).
+void CallEngine::closeEnded(std::uint64_t serial) {
+    const auto it = ended_.find(serial);
+    if (it == ended_.end())
+        return;
+    const QList<QByteArray> keys =
+        it->second->pool ? it->second->pool->dialledIsolationKeys() : QList<QByteArray>();
+    ended_.erase(it);
+    if (tor::TorLauncher* launcher = host_.launcher())
+        closeCircuitsOf(launcher->controller(), keys);
 }
 
 } // namespace onionvoice::call

@@ -124,6 +124,7 @@ private:
 
     [[nodiscard]] bool setCallState(CallState state);
     void end(EndReason reason);
+    void closeEnded(std::uint64_t serial);
 
     void onIncomingHello(net::OnionLink* link, const Hello& hello);
     void refuseIncoming(net::OnionLink* link, const QString& peer, RefusalReason reason,

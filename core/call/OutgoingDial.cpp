@@ -7,6 +7,7 @@
 #include "tor/OnionService.h"
 
 #include <QPointer>
+#include <QSet>
 
 namespace onionvoice::call {
 
@@ -62,6 +63,23 @@ void resetPeerState(tor::TorController* controller, const QString& peer,
                     const QByteArray& outboundAuthPrivateKey) {
     controller->send("SIGNAL NEWNYM");
     restorePeerAuthorization(controller, peer, outboundAuthPrivateKey);
+}
+
+void closeCircuitsOf(tor::TorController* controller, const QList<QByteArray>& isolationKeys) {
+    if (isolationKeys.isEmpty())
+        return;
+    const QSet<QByteArray> keys(isolationKeys.begin(), isolationKeys.end());
+    // The handler runs while the controller lives (a destroyed controller drops its handlers).
+    controller->send("GETINFO circuit-status", [controller, keys](const tor::TorReply& reply) {
+        if (!reply.isOk())
+            return;
+        for (const QByteArray& line : reply.value("circuit-status").split('\n')) {
+            const tor::TorArguments circuit = tor::parseTorArguments(line);
+            if (!circuit.positional.isEmpty() &&
+                keys.contains(circuit.keyed.value("SOCKS_USERNAME")))
+                controller->send("CLOSECIRCUIT " + circuit.positional.first() + " IfUnused");
+        }
+    });
 }
 
 } // namespace onionvoice::call

@@ -47,4 +47,13 @@ void restorePeerAuthorization(tor::TorController* controller, const QString& pee
 void resetPeerState(tor::TorController* controller, const QString& peer,
                     const QByteArray& outboundAuthPrivateKey);
 
+// Closes the circuits our tor built for the given SOCKS usernames (the isolation keys of an ended
+// call's link attempts) that carry no stream any more. Each link has a rendezvous circuit of its
+// own that no later stream may use (IsolateSOCKSAuth, a fresh key per attempt), yet tor keeps it
+// open until it expires (MaxCircuitDirtiness, 10 minutes by default), and the peer's tor keeps its
+// end too: a dozen idle circuits on each side per call, for every call of a desktop app.
+// Only circuits without streams are closed (IfUnused): a link still flushing its last record to
+// tor keeps its circuit, which then expires as before.
+void closeCircuitsOf(tor::TorController* controller, const QList<QByteArray>& isolationKeys);
+
 } // namespace onionvoice::call

@@ -162,6 +162,7 @@ LinkPool::Attempt LinkPool::dial(std::uint8_t slot) {
                     QByteArray::number(QRandomGenerator::system()->generate64(), 16) +
                         QByteArray::number(QRandomGenerator::system()->generate64(), 16),
                     std::nullopt};
+    dialled_.append(attempt.isolationKey);
     OnionLink* link = attempt.link;
     connect(link, &OnionLink::opened, this, [this, slot, link] { onOpened(slot, link); });
     connect(link, &OnionLink::recordReceived, this,

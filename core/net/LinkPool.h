@@ -85,6 +85,10 @@ public:
     OnionLink* link(std::uint8_t slot) const;
     // SOCKS username of the slot's current link (tor shows it as SOCKS_USERNAME in circuits).
     QByteArray isolationKey(std::uint8_t slot) const;
+    // Every SOCKS username the pool has dialled with, one per attempt (bounded by the dial
+    // budget): tor keeps the circuits built for them after their links closed (see
+    // call::closeCircuitsOf).
+    const QList<QByteArray>& dialledIsolationKeys() const { return dialled_; }
     bool sendRecord(std::uint8_t slot, std::span<const std::uint8_t> record);
 
 signals:
@@ -127,6 +131,7 @@ private:
     enum class Activity { Stopped, Running };
     Activity activity_ = Activity::Stopped;
     std::size_t started_ = 0; // slots [0, started_) have been dialled
+    QList<QByteArray> dialled_;
     enum class Peer { NotReached, Reached };
     Peer peer_ = Peer::NotReached;
 };
