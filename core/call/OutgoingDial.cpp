@@ -73,13 +73,22 @@ void closeCircuitsOf(tor::TorController* controller, const QList<QByteArray>& is
     controller->send("GETINFO circuit-status", [controller, keys](const tor::TorReply& reply) {
         if (!reply.isOk())
             return;
-        for (const QByteArray& line : reply.value("circuit-status").split('\n')) {
-            const tor::TorArguments circuit = tor::parseTorArguments(line);
-            if (!circuit.positional.isEmpty() &&
-                keys.contains(circuit.keyed.value("SOCKS_USERNAME")))
-                controller->send("CLOSECIRCUIT " + circuit.positional.first() + " IfUnused");
-        }
+        for (const QByteArray& id : joinedRendezvousCircuits(reply.value("circuit-status"), keys))
+            controller->send("CLOSECIRCUIT " + id + " IfUnused");
     });
+}
+
+QList<QByteArray> joinedRendezvousCircuits(const QByteArray& circuitStatus,
+                                           const QSet<QByteArray>& isolationKeys) {
+    QList<QByteArray> ids;
+    for (const QByteArray& line : circuitStatus.split('\n')) {
+        const tor::TorArguments circuit = tor::parseTorArguments(line);
+        if (!circuit.positional.isEmpty() && circuit.keyed.value("PURPOSE") == "HS_CLIENT_REND" &&
+            circuit.keyed.value("HS_STATE") == "HSCR_JOINED" &&
+            isolationKeys.contains(circuit.keyed.value("SOCKS_USERNAME")))
+            ids.append(circuit.positional.first());
+    }
+    return ids;
 }
 
 } // namespace onionvoice::call

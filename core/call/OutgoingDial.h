@@ -6,6 +6,8 @@
 #include "tor/TorController.h"
 #include "tor/TorLauncher.h"
 
+#include <QSet>
+
 #include <functional>
 
 namespace onionvoice::call {
@@ -47,13 +49,21 @@ void restorePeerAuthorization(tor::TorController* controller, const QString& pee
 void resetPeerState(tor::TorController* controller, const QString& peer,
                     const QByteArray& outboundAuthPrivateKey);
 
-// Closes the circuits our tor built for the given SOCKS usernames (the isolation keys of an ended
-// call's link attempts) that carry no stream any more. Each link has a rendezvous circuit of its
-// own that no later stream may use (IsolateSOCKSAuth, a fresh key per attempt), yet tor keeps it
-// open until it expires (MaxCircuitDirtiness, 10 minutes by default), and the peer's tor keeps its
-// end too: a dozen idle circuits on each side per call, for every call of a desktop app.
+// Closes the rendezvous circuits our tor built for the given SOCKS usernames (the isolation keys of
+// an ended call's link attempts) that carry no stream any more. Each link has a rendezvous circuit
+// of its own that no later stream may use (IsolateSOCKSAuth, a fresh key per attempt), yet tor
+// keeps it open until it expires (MaxCircuitDirtiness, 10 minutes by default), and the peer's tor
+// keeps its end too: a dozen idle circuits on each side per call, for every call of a desktop app.
 // Only circuits without streams are closed (IfUnused): a link still flushing its last record to
 // tor keeps its circuit, which then expires as before.
 void closeCircuitsOf(tor::TorController* controller, const QList<QByteArray>& isolationKeys);
+
+// Of tor's circuit-status, the joined rendezvous circuits of the given SOCKS usernames: their
+// IDs. Circuits of an attempt still under way are not among them: closing an introduction circuit
+// before its introduction was acknowledged makes tor count a failure against that introduction
+// point, and after a few calls that ended while links were still being set up, tor refused every
+// new connection to the peer ("introduction failed") for minutes.
+QList<QByteArray> joinedRendezvousCircuits(const QByteArray& circuitStatus,
+                                           const QSet<QByteArray>& isolationKeys);
 
 } // namespace onionvoice::call
