@@ -417,6 +417,15 @@ void CallEngine::onRecord(std::uint8_t slot, const QByteArray& record) {
     if (!call_ || call_->state == CallState::Ended || slot >= multipath::kMaxLinks)
         return;
     ++call_->counters[slot].received;
+    // The network-loss timeout passed while the tick could not run (this machine was suspended
+    // or stopped): the call is lost before the records that waited in the buffers are read. The
+    // peer, which heard nothing from us meanwhile, has ended it for the same reason, and the
+    // HangUp it sent then does not mean that someone hung up. Before, that HangUp, read at the
+    // resume, ended the call as "the other side hung up" (tests/faults callee_suspend).
+    if (call_->state == CallState::Active && call_->peerSilentFor(config_.networkLossTimeout)) {
+        end(EndReason::NetworkFailure);
+        return;
+    }
     if (call_->keys) {
         // A caller that hung up while we answered sends a plain Cancelled on the control slot:
         // a refusal, not a forged record.
@@ -468,7 +477,7 @@ void CallEngine::tick() {
         return;
     // Records flow 25 times a second both ways, even in silence: this long without one genuine
     // record means the peer is gone, whatever the state of our TCP streams.
-    if (call_->now() - call_->lastAuthenticated > config_.networkLossTimeout) {
+    if (call_->peerSilentFor(config_.networkLossTimeout)) {
         end(EndReason::NetworkFailure);
         return;
     }

@@ -124,7 +124,11 @@ void CallSession::startDataPath() {
     endpoint = std::make_unique<multipath::MultipathEndpoint>(
         multipath::EndpointConfig{}, multipath::makePolicy(names[agreed.policy]));
     slotUp(controlSlot);
-    lastAuthenticated = now();
+    lastAuthenticated = SleepCountingClock::now();
+}
+
+bool CallSession::peerSilentFor(std::chrono::milliseconds limit) const {
+    return SleepCountingClock::now() - lastAuthenticated > limit;
 }
 
 CallSession::Received CallSession::receiveSealed(std::uint8_t slot, const QByteArray& record) {
@@ -149,8 +153,8 @@ CallSession::Received CallSession::receiveSealed(std::uint8_t slot, const QByteA
         closeSlot(slot, QStringLiteral("forged record"));
         return Received::Rejected;
     }
-    lastAuthenticated = now();
-    silence.heard(slot, lastAuthenticated);
+    lastAuthenticated = SleepCountingClock::now();
+    silence.heard(slot, now());
     if (decodeControl(plain) == ControlCode::HangUp)
         return Received::HangUp;
     std::vector<multipath::ReceivedFrame> frames;

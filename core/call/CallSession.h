@@ -10,6 +10,7 @@
 #include "RecordSealer.h"
 #include "SendLateness.h"
 #include "SilentLinkWatch.h"
+#include "SleepCountingClock.h"
 #include "media/AudioEngine.h"
 #include "multipath/MultipathEndpoint.h"
 #include "net/LinkPool.h"
@@ -59,6 +60,8 @@ public:
     void slotUp(std::uint8_t slot);
     // Closes the Up links that went silent while the peer is heard on others (SilentLinkWatch).
     void closeSilentLinks();
+    // No genuine record from the peer for longer than `limit`, time asleep included.
+    bool peerSilentFor(std::chrono::milliseconds limit) const;
     // Disconnects the pool and the links from receiver, e.g. once the call ended.
     void detach(QObject* receiver);
     // Takes the slot's link out of the call, open and disconnected from receiver (nullptr if
@@ -95,7 +98,9 @@ public:
     std::array<SlotState, multipath::kMaxLinks> slotStates{};
     std::array<SlotCounters, multipath::kMaxLinks> counters{};
     QElapsedTimer clock;
-    multipath::Time lastAuthenticated{}; // when the peer's last genuine record arrived
+    // When the peer's last genuine record arrived, on a clock that counts a suspend of this
+    // machine (the peer's network-loss timeout ran on through it).
+    SleepCountingClock::time_point lastAuthenticated{};
     SilentLinkWatch silence;
     std::uint64_t rejected = 0, framesReceived = 0;
     FrameDelays frameDelays;

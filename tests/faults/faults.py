@@ -48,7 +48,7 @@ def log(message):
 class Instance:
     """One onionvoice-cli process with --json; its output lines are parsed as they come."""
 
-    def __init__(self, name, args, directory):
+    def __init__(self, name, args, directory, env=None):
         self.name = name
         self.events = []  # (monotonic time, object)
         self.stderr = open(os.path.join(directory, f"{name}.log"), "w")
@@ -56,7 +56,7 @@ class Instance:
         # The engine's and the links' informational messages go to the log (link failures,
         # replacements, tor state resets) for a look at what a fault did.
         env = dict(os.environ, QT_LOGGING_RULES="onionvoice.call.info=true\n"
-                                                "onionvoice.net.info=true")
+                                                "onionvoice.net.info=true", **(env or {}))
         self.proc = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                      stderr=self.stderr, text=True, start_new_session=True,
                                      env=env)
@@ -142,6 +142,10 @@ class Fault:
 
     def restore(self):
         pass
+
+    def callee_env(self):
+        """Extra environment of the callee's onionvoice-cli (and its tor)."""
+        return {}
 
     def criteria(self, result):
         """(passed, description) for the acceptance criterion of this fault."""
@@ -331,9 +335,76 @@ class PeerKill(Fault):
                     f"{self.call_after_fault_s:.0f} s")
 
 
+class CalleeSuspend(Fault):
+    """The callee's laptop lid closes mid-call: its onionvoice-cli and tor stop for 30 s with their
+    monotonic clocks (torfaults.SuspendClock: a real suspend stops CLOCK_MONOTONIC, SIGSTOP alone
+    does not), longer than the network-loss timeout. Its TCP connections survive (the kernel
+    holds what arrives). The caller must end with network-failure after its timeout; the callee,
+    at its resume, must end too, at once and with network-failure: the caller's HangUp waiting in
+    its buffers came from the caller's engine giving up on it, not from someone hanging up."""
+    name = "callee_suspend"
+    seconds = NETWORK_LOSS_TIMEOUT_S + 10  # --suspend-seconds: longer, by hand
+    # Ends within this of its resume: half the network-loss timeout it waited before (a resumed
+    # machine's monotonic clock did not count the suspend).
+    end_after_resume_s = NETWORK_LOSS_TIMEOUT_S / 2
+    call_after_fault_s = NETWORK_LOSS_TIMEOUT_S + 10
+    cut = False
+
+    def __init__(self, run):
+        super().__init__(run)
+        self.seconds = run.args.suspend_seconds or self.seconds
+        self.clock = None
+
+    def callee_env(self):
+        # Made here, in the fault's run: a missing library fails this fault, not the harness.
+        self.clock = torfaults.SuspendClock(
+            os.path.join(self.run.args.build, "tests", "faults", "libonionvoice_suspendclock.so"),
+            os.path.join(self.run.dir, "suspend-clock"))
+        return self.clock.env()
+
+    def inject(self):
+        callee = self.run.callee
+        tor = torfaults.AppTor(self.run.callee_dir)
+        pids = [callee.proc.pid, tor.pid()]
+        keep = [tor.control_port()]  # the app's own control connection is on this machine
+        cut = (lambda: self.details.update(connections_cut=torfaults.cut_connections(pids[1], keep))
+               ) if self.cut else None
+        self.details["suspended_s"] = self.seconds
+        resumed = self.clock.suspend(pids, self.seconds, cut)
+        # serve goes on after the call: its summary is the callee's end of it.
+        try:
+            summary = callee.wait_event(lambda e: e.get("event") == "summary",
+                                        NETWORK_LOSS_TIMEOUT_S + 20, "the callee's end of the call")
+            self.details["callee_end_reason"] = summary.get("end_reason")
+            ended = next(t for t, e in callee.events if e is summary)
+            self.details["callee_ended_after_resume_s"] = round(ended - resumed, 1)
+        except RuntimeError as e:
+            self.details["callee_end_reason"] = None
+            self.details["callee_error"] = str(e)
+
+    def criteria(self, result):
+        ended = result.get("ended_after_fault_s")
+        after_resume = self.details.get("callee_ended_after_resume_s")
+        ok = (result["end_reason"] == "network-failure" and ended is not None and
+              ended >= NETWORK_LOSS_TIMEOUT_S - 2.0 and
+              self.details.get("callee_end_reason") == "network-failure" and
+              after_resume is not None and after_resume <= self.end_after_resume_s)
+        return ok, (f"caller ends with network-failure after its {NETWORK_LOSS_TIMEOUT_S:.0f}-s "
+                    f"network-loss timeout; the callee ends with network-failure within "
+                    f"{self.end_after_resume_s:.0f} s of its resume")
+
+
+class CalleeSuspendLost(CalleeSuspend):
+    """callee_suspend, and the network forgets the sleeping machine: every TCP connection of the
+    callee's tor is cut at both ends (the relays' side closes), so nothing of the caller's end
+    reaches the callee. Before, the callee showed the call active for 20 s after its resume."""
+    name = "callee_suspend_lost"
+    cut = True
+
+
 FAULTS = [NoFault, RelayKill, GuardKill, RelayStop, BreakSixLinks, DelaySpike, CallerTorRestart,
-          PeerKill]
-QUICK = ["relay_kill", "links_break6", "peer_kill"]
+          PeerKill, CalleeSuspend, CalleeSuspendLost]
+QUICK = ["relay_kill", "links_break6", "peer_kill", "callee_suspend", "callee_suspend_lost"]
 
 
 # ---- one call with one fault ----
@@ -382,7 +453,7 @@ class FaultRun:
         cli = self.args.cli
         self.callee = Instance("callee", [cli, "serve", "--answer", "auto", "--record",
                                           os.path.join(self.dir, "callee-heard.wav")] +
-                               self.common(self.callee_dir), self.dir)
+                               self.common(self.callee_dir), self.dir, self.fault.callee_env())
         ready = self.callee.wait_event(lambda e: e.get("event") == "ready", 90, "its service")
         caller_args = [cli, "call", ready["address"], "--seconds", str(self.seconds),
                        "--record", os.path.join(self.dir, "caller-heard.wav")]
@@ -591,6 +662,10 @@ def main():
     parser.add_argument("--fault-at", type=float, default=None,
                         help="seconds of call before the fault (default 20; 10 with --quick)")
     parser.add_argument("--policy", default="adaptive")
+    parser.add_argument("--suspend-seconds", type=float,
+                        help="how long callee_suspend and callee_suspend_lost suspend the callee, "
+                             f"more than the {NETWORK_LOSS_TIMEOUT_S:.0f}-s network-loss timeout "
+                             f"(default {NETWORK_LOSS_TIMEOUT_S + 10:.0f}; CI keeps the default)")
     parser.add_argument("--network", help="use this running private network (testnet.py up)")
     parser.add_argument("--relays", type=int, default=12,
                         help="relays of the network the harness starts itself (default 12: with "

@@ -1,5 +1,6 @@
 """Fault tools for the private Tor network of tests/testnet: which relays carry a call, and the
-faults themselves (SIGKILL, SIGSTOP/SIGCONT of a relay, killing an app instance's tor or the app).
+faults themselves (SIGKILL, SIGSTOP/SIGCONT of a relay, killing an app instance's tor or the app,
+suspending an app instance with its tor).
 
 An app instance's tor (core/tor/TorLauncher) keeps its files in <data dir>/tor: `control-port`
 (written by ControlPortWriteToFile) and `control_auth_cookie`; a second control connection next to
@@ -16,6 +17,7 @@ import json
 import os
 import re
 import signal
+import subprocess
 import sys
 import time
 
@@ -63,11 +65,7 @@ class AppTor:
         self.tor_dir = os.path.join(self.data_dir, "tor")
 
     def control(self):
-        with open(os.path.join(self.tor_dir, "control-port")) as f:
-            match = re.search(r"PORT=[0-9.]+:(\d+)", f.read())
-        if not match:
-            raise RuntimeError(f"no control port in {self.tor_dir}/control-port")
-        return testnet.Control(int(match.group(1)),
+        return testnet.Control(self.control_port(),
                                os.path.join(self.tor_dir, "control_auth_cookie"))
 
     def getinfo(self, key):
@@ -91,6 +89,13 @@ class AppTor:
     def call_circuits(self):
         return [c for c in self.circuits() if c["status"] == "BUILT" and
                 (c["args"].get("PURPOSE"), c["args"].get("HS_STATE")) in CALL_CIRCUITS]
+
+    def control_port(self):
+        with open(os.path.join(self.tor_dir, "control-port")) as f:
+            match = re.search(r"PORT=[0-9.]+:(\d+)", f.read())
+        if not match:
+            raise RuntimeError(f"no control port in {self.tor_dir}/control-port")
+        return int(match.group(1))
 
     def pid(self):
         """PID of the tor process of this instance (its command line names our torrc)."""
@@ -156,6 +161,64 @@ class Network:
                 return weights
             time.sleep(2)
         raise RuntimeError("no consensus with the new bandwidths")
+
+
+class SuspendClock:
+    """A model of a machine that suspends: its processes stop (SIGSTOP) and, with
+    libonionvoice_suspendclock.so preloaded (suspendclock.c), their CLOCK_MONOTONIC stops too, as a
+    real suspend stops it; CLOCK_BOOTTIME and the wall clock run on. SIGSTOP alone keeps the
+    monotonic clock running, so an instance sees at its resume how long it was away, which after a
+    real suspend it does not."""
+
+    def __init__(self, library, path):
+        if not os.path.exists(library):
+            raise RuntimeError(f"{library} not found: build onionvoice_suspendclock first")
+        self.library = library
+        self.path = path
+        self.behind_ns = 0
+        self._write()
+
+    def _write(self):
+        with open(self.path, "wb") as f:
+            f.write(self.behind_ns.to_bytes(8, sys.byteorder, signed=True))
+
+    def env(self):
+        """Environment of a process (and its children: its tor) that is to suspend."""
+        return {"LD_PRELOAD": self.library, "ONIONVOICE_SUSPEND_CLOCK": self.path}
+
+    def suspend(self, pids, seconds, while_asleep=None):
+        """Stops `pids` for `seconds`, runs `while_asleep` (what the network does meanwhile), and
+        resumes them with their monotonic clocks where they stopped. Returns the resume time."""
+        stopped = time.monotonic()
+        for pid in pids:
+            os.kill(pid, signal.SIGSTOP)
+        try:
+            if while_asleep:
+                while_asleep()
+            time.sleep(max(0.0, seconds - (time.monotonic() - stopped)))
+        finally:
+            # The same file is mapped by every process of the instance: rewritten in place.
+            self.behind_ns += int((time.monotonic() - stopped) * 1e9)
+            with open(self.path, "r+b") as f:
+                f.write(self.behind_ns.to_bytes(8, sys.byteorder, signed=True))
+            for pid in reversed(pids):
+                os.kill(pid, signal.SIGCONT)
+        return time.monotonic()
+
+
+def cut_connections(pid, keep_ports=()):
+    """Aborts both ends of every TCP connection of process `pid` (local ports in `keep_ports`
+    excepted): what the network does to a machine asleep long enough, whose peers time out (a
+    relay closes the connection) or whose NAT mapping or Wi-Fi is gone. Needs the kernel's
+    SOCK_DESTROY (`ss -K`) and root. Returns how many connections were cut."""
+    out = subprocess.run(["ss", "-tnpH"], capture_output=True, text=True, check=True).stdout
+    ports = {int(line.split()[3].rsplit(":", 1)[1]) for line in out.splitlines()
+             if f"pid={pid}," in line}
+    ports -= set(keep_ports)
+    for port in ports:
+        subprocess.run(["ss", "-K", "-tnH", "(", "sport", "=", f":{port}", "or", "dport", "=",
+                        f":{port}", ")"], capture_output=True, check=True)
+    return len(ports)
 
 
 def relay_load(network, circuits):
