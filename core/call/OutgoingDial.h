@@ -7,7 +7,6 @@
 #include "tor/TorLauncher.h"
 
 #include <QSet>
-
 #include <functional>
 
 namespace onionvoice::call {
