@@ -184,6 +184,12 @@ public:
         parties_.clear();
     }
 
+    // `callee` answers the next call that rings it, and only that one.
+    static void answerNextCall(Party& callee) {
+        QObject::connect(callee.engine.get(), &CallEngine::incomingCall, callee.engine.get(),
+                         &CallEngine::answer, Qt::SingleShotConnection);
+    }
+
     // `caller` rings `callee`, who rejects the call.
     static void ringAndReject(Party& caller, Party& callee) {
         caller.engine->dial(callee.engine->address());

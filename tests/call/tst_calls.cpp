@@ -51,8 +51,7 @@ private slots:
     void fullCallWithAudioBothWays() {
         Party& alice = party("alice");
         Party& bob = party("bob");
-        connect(bob.engine.get(), &CallEngine::incomingCall, bob.engine.get(), &CallEngine::answer,
-                Qt::SingleShotConnection);
+        answerNextCall(bob);
         alice.engine->dial(bob.engine->address());
         QTRY_VERIFY_WITH_TIMEOUT(bob.reached(CallState::Active), kCallTimeout);
         QCOMPARE(bob.incoming->size(), 1);
@@ -234,8 +233,7 @@ private slots:
     // until the 20 s network-loss timeout.
     void cancelCrossingTheAnswerEndsTheCall() {
         Party& bob = party("bob");
-        connect(bob.engine.get(), &CallEngine::incomingCall, bob.engine.get(), &CallEngine::answer,
-                Qt::SingleShotConnection);
+        answerNextCall(bob);
         auto link = rawLink("carol", "bob", 30);
         QTRY_COMPARE_WITH_TIMEOUT(link->state(), net::OnionLink::State::Open, kCallTimeout);
         QSignalSpy control(link.get(), &net::OnionLink::recordReceived);

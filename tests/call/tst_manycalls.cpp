@@ -206,8 +206,7 @@ private:
     void answeredCall() {
         Party& alice = party("alice");
         Party& bob = party("bob");
-        connect(bob.engine.get(), &CallEngine::incomingCall, bob.engine.get(), &CallEngine::answer,
-                Qt::SingleShotConnection);
+        answerNextCall(bob);
         alice.engine->dial(bob.engine->address());
         QTRY_VERIFY_WITH_TIMEOUT(alice.reached(CallState::Active), kCallTimeout);
         QTRY_VERIFY_WITH_TIMEOUT(bob.reached(CallState::Active), kCallTimeout);
@@ -249,8 +248,7 @@ private:
     // stream cut, as when the app is killed): bob ends the call when nothing comes any more.
     void callerVanishes() {
         Party& bob = party("bob");
-        connect(bob.engine.get(), &CallEngine::incomingCall, bob.engine.get(), &CallEngine::answer,
-                Qt::SingleShotConnection);
+        answerNextCall(bob);
         auto link = rawLink("carol", "bob", ++rawLinks_);
         QTRY_COMPARE_WITH_TIMEOUT(link->state(), net::OnionLink::State::Open, kCallTimeout);
         QString error;

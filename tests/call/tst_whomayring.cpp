@@ -159,8 +159,7 @@ private slots:
         // The test is the caller itself, with carol's identity, over raw links: it completes
         // a genuine handshake with bob and then misbehaves on some links.
         Party& bob = party("bob");
-        connect(bob.engine.get(), &CallEngine::incomingCall, bob.engine.get(), &CallEngine::answer,
-                Qt::SingleShotConnection);
+        answerNextCall(bob);
         std::array<std::unique_ptr<net::OnionLink>, 4> links;
         for (int i = 0; i < 4; ++i)
             links[std::size_t(i)] = rawLink("carol", "bob", 10 + i);
