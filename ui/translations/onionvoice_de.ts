@@ -37,12 +37,12 @@
         <translation>Tor ist noch nicht bereit.</translation>
     </message>
     <message>
-        <location line="+222"/>
+        <location line="+217"/>
         <source>Audio could not start: %1</source>
         <translation>Audio konnte nicht starten: %1</translation>
     </message>
     <message>
-        <location line="-373"/>
+        <location line="-368"/>
         <source>no audio device</source>
         <translation>kein Audiogerät</translation>
     </message>
@@ -572,7 +572,7 @@
 <context>
     <name>onionvoice::gui::GuiApp</name>
     <message>
-        <location filename="../../app/gui/GuiApp.cpp" line="+215"/>
+        <location filename="../../app/gui/GuiApp.cpp" line="+219"/>
         <source>Microphone: %1 · Speaker: %2</source>
         <translation>Mikrofon: %1 · Lautsprecher: %2</translation>
     </message>
