@@ -97,22 +97,23 @@ private slots:
         baseline_ = measure("first round done");
     }
 
-    // 18 more calls of every kind. Measured after the same kind of call as the baseline (a missed
+    // 12 more calls of every kind (two rounds: the network tests run one at a time in CI, and a
+    // leak shows over one round as well as over three). Measured after the same kind of call as the baseline (a missed
     // call: nothing of the calls before it is still ringing).
     void moreRoundsLeaveNothingBehind() {
         QVERIFY(baseline_.process.descriptors > 0);
-        for (int round = 2; round <= 4; ++round)
+        for (int round = 2; round <= 3; ++round)
             runRound(round);
         if (QTest::currentTestFailed())
             return;
-        const Census last = measure("after round 4");
+        const Census last = measure("after round 3");
         checkFlat(baseline_, last);
         // Every call's links were closed with it; the service is the one it was.
         QCOMPARE(last.alice.streams, 0);
         QCOMPARE(last.alice.onions, 1);
         QCOMPARE(last.bob.onions, 1);
-        // 6 answered calls from alice in these rounds, 12 links each: without closeCircuitsOf
-        // tor kept about 75 circuits more here than after the first round, at alice (one per
+        // 4 answered calls from alice in these rounds, 12 links each: without closeCircuitsOf
+        // tor kept about 50 circuits more here than after the first round, at alice (one per
         // link and per ring) and at bob (the other end of each).
         QVERIFY2(last.alice.circuits <= baseline_.alice.circuits + kCircuitSlack,
                  qPrintable(QStringLiteral("alice's tor holds %1 circuits, %2 after round 1")
@@ -124,20 +125,18 @@ private slots:
                                 .arg(baseline_.bob.circuits)));
     }
 
-    // bob's tor dies in a call, three times: the engine starts tor again and publishes the
+    // bob's tor dies in a call, twice more: the engine starts tor again and publishes the
     // service anew each time; nothing of the dead tors may stay behind (its control connection,
     // its process's pipes, the service's objects).
     void torRestartsLeaveNothingBehind() {
         calleesTorRestarts();
         waitSettled();
         const Census first = measure("tor restart 1");
-        for (int restart = 2; restart <= 3; ++restart) {
-            calleesTorRestarts();
-            waitSettled();
-            if (QTest::currentTestFailed())
-                return;
-        }
-        checkFlat(first, measure("tor restart 3"));
+        calleesTorRestarts();
+        waitSettled();
+        if (QTest::currentTestFailed())
+            return;
+        checkFlat(first, measure("tor restart 2"));
     }
 
 private:
