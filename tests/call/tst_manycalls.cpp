@@ -98,8 +98,8 @@ private slots:
     }
 
     // 12 more calls of every kind (two rounds: the network tests run one at a time in CI, and a
-    // leak shows over one round as well as over three). Measured after the same kind of call as the baseline (a missed
-    // call: nothing of the calls before it is still ringing).
+    // leak shows over one round as well as over three). Measured after the same kind of call as the
+    // baseline (a missed call: nothing of the calls before it is still ringing).
     void moreRoundsLeaveNothingBehind() {
         QVERIFY(baseline_.process.descriptors > 0);
         for (int round = 2; round <= 3; ++round)
