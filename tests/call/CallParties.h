@@ -149,10 +149,16 @@ public:
         waitReachable(names);
     }
 
+    // Reachable is the first HSDir's confirmation; a caller's tor that asks the others before
+    // their uploads are done hears 404 from each and fails the link "descriptor not found" (seen
+    // at the first dial of tst_whomayring in CI). So every upload has to have been answered too.
     void waitReachable(std::initializer_list<const char*> names) {
-        for (const char* n : names)
-            QTRY_COMPARE_WITH_TIMEOUT(party(n).engine->service()->state(),
-                                      tor::OnionService::State::Reachable, kStartTimeout);
+        for (const char* n : names) {
+            const tor::OnionService* service = party(n).engine->service();
+            QTRY_COMPARE_WITH_TIMEOUT(service->state(), tor::OnionService::State::Reachable,
+                                      kStartTimeout);
+            QTRY_VERIFY_WITH_TIMEOUT(service->uploads().allSettled(), kStartTimeout);
+        }
     }
 
     // Every test starts from idle engines with empty spies, whatever an earlier failure left:
