@@ -65,7 +65,8 @@ signals:
     void serviceStateChanged(onionvoice::tor::OnionService::State state);
     void callStateChanged(onionvoice::call::CallState state, const QString& peer,
                           onionvoice::call::EndReason reason);
-    void incomingCall(const QString& peer, const QString& displayName);
+    void incomingCall(const QString& peer, const QString& displayName,
+                      const QString& audioProblem = {});
     void callRefused(const QString& peer, onionvoice::call::EndReason reason);
     void statisticsChanged(const onionvoice::call::CallStatistics& statistics);
     void errorOccurred(const QString& message);

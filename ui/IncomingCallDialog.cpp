@@ -14,6 +14,7 @@ IncomingCallDialog::IncomingCallDialog(QWidget* parent)
     : QDialog(parent)
     , name_(new QLabel(this))
     , addressLabel_(new QLabel(this))
+    , audioWarning_(new QLabel(this))
     , accept_(new QPushButton(tr("&Accept"), this))
     , reject_(new QPushButton(tr("&Reject"), this))
     , block_(new QPushButton(tr("&Block"), this)) {
@@ -34,6 +35,12 @@ IncomingCallDialog::IncomingCallDialog(QWidget* parent)
     addressLabel_->setTextFormat(Qt::PlainText);
     addressLabel_->setAlignment(Qt::AlignCenter);
     addressLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    audioWarning_->setObjectName(QStringLiteral("incomingAudioProblem"));
+    audioWarning_->setTextFormat(Qt::PlainText);
+    audioWarning_->setWordWrap(true);
+    audioWarning_->setAlignment(Qt::AlignCenter);
+    audioWarning_->setStyleSheet(QStringLiteral("color: #b71c1c; font-weight: bold;"));
+    audioWarning_->hide();
     accept_->setObjectName(QStringLiteral("acceptCallButton"));
     accept_->setToolTip(tr("Answer the call"));
     accept_->setStyleSheet(QStringLiteral("background: #2e7d32; color: white; padding: 6px 16px;"));
@@ -67,6 +74,7 @@ IncomingCallDialog::IncomingCallDialog(QWidget* parent)
     layout->addWidget(heading);
     layout->addWidget(name_);
     layout->addWidget(addressLabel_);
+    layout->addWidget(audioWarning_);
     layout->addSpacing(12);
     layout->addLayout(buttons);
 }
@@ -77,6 +85,16 @@ void IncomingCallDialog::setCaller(const QString& displayName, const QString& ve
     name_->setText(isContact && !displayName.isEmpty() ? displayName : tr("Unknown caller"));
     addressLabel_->setText(tr("verified ID: %1").arg(shortAddress(verifiedAddress)));
     addressLabel_->setToolTip(groupedAddress(verifiedAddress));
+}
+
+void IncomingCallDialog::setAudioProblem(const QString& problem) {
+    audioWarning_->setText(
+        problem.isEmpty()
+            ? QString()
+            : tr("Sound problem: %1. Connect a microphone and a speaker before you answer: "
+                 "without them the call ends as it starts.")
+                  .arg(problem));
+    audioWarning_->setVisible(!problem.isEmpty());
 }
 
 void IncomingCallDialog::reject() {

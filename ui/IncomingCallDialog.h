@@ -1,5 +1,6 @@
 // The incoming-call prompt: who calls (their contact name, or "Unknown caller"), the caller's
-// address as the handshake verified it, and Accept / Reject / Block.
+// address as the handshake verified it, a warning when the call's audio could not start, and
+// Accept / Reject / Block.
 #pragma once
 
 #include <QDialog>
@@ -15,6 +16,8 @@ public:
     explicit IncomingCallDialog(QWidget* parent = nullptr);
 
     void setCaller(const QString& displayName, const QString& verifiedAddress, bool isContact);
+    // Why the call's audio could not start now (the engine's words), or empty: shown as a warning.
+    void setAudioProblem(const QString& problem);
     QString caller() const { return address_; }
     // Closing the window or Escape rejects the call, like the Reject button.
     void reject() override;
@@ -30,6 +33,7 @@ private:
     QString address_;
     QLabel* name_;
     QLabel* addressLabel_;
+    QLabel* audioWarning_;
     QPushButton* accept_;
     QPushButton* reject_;
     QPushButton* block_;

@@ -253,7 +253,8 @@ void MainWindow::onCallState(call::CallState state, const QString& peer, call::E
     }
 }
 
-void MainWindow::onIncomingCall(const QString& peer, const QString& displayName) {
+void MainWindow::onIncomingCall(const QString& peer, const QString& displayName,
+                                const QString& audioProblem) {
     const auto contact = host_->contact(peer);
     if (!incoming_) {
         incoming_ = new IncomingCallDialog; // no parent: see showCallWindow
@@ -273,6 +274,7 @@ void MainWindow::onIncomingCall(const QString& peer, const QString& displayName)
     // Asked before the prompt shows: the prompt itself takes the focus.
     const bool focused = isActiveWindow();
     incoming_->setCaller(displayName, peer, contact.has_value());
+    incoming_->setAudioProblem(audioProblem);
     if (!incoming_->isVisible() && isVisible()) // over this window, as a child would show
         incoming_->move(frameGeometry().center() - incoming_->rect().center());
     incoming_->show();

@@ -54,7 +54,8 @@ private:
     void buildMenus();
     void onCallState(onionvoice::call::CallState state, const QString& peer,
                      onionvoice::call::EndReason reason);
-    void onIncomingCall(const QString& peer, const QString& displayName);
+    void onIncomingCall(const QString& peer, const QString& displayName,
+                        const QString& audioProblem);
     void onPhase();
     // Tor restarts (Retry, a settings change): the old engine's call is over.
     void endCallUi();

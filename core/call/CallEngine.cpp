@@ -175,9 +175,9 @@ void CallEngine::dial(const QString& address) {
     }
     // Before the peer's phone rings: audio that cannot start would end the call the moment they
     // answer, and they would hear nothing but a hang-up.
-    if (QString error; config_.audioDevicesPresent && !config_.audioDevicesPresent(&error)) {
+    if (const QString missing = missingAudio(); !missing.isEmpty()) {
         emit errorOccurred(
-            QCoreApplication::translate("CallEngine", "Cannot call: %1").arg(audioProblem(error)));
+            QCoreApplication::translate("CallEngine", "Cannot call: %1").arg(missing));
         return;
     }
     tor::TorLauncher* launcher = host_.launcher();
@@ -377,6 +377,15 @@ void CallEngine::setUnknownCallers(UnknownCallers policy) {
 // ---- the active call ----
 
 // Both sides, once the keys exist: the data path, the handshake link joins the call, audio starts.
+// Why the devices a call opens are not there now (their own words), or empty when they are or
+// nothing tells (EngineConfig::audioDevicesPresent unset).
+QString CallEngine::missingAudio() const {
+    QString error;
+    if (!config_.audioDevicesPresent || config_.audioDevicesPresent(&error))
+        return {};
+    return audioProblem(error);
+}
+
 bool CallEngine::activate() {
     call_->startDataPath();
     QString error;

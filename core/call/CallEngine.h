@@ -58,7 +58,7 @@ struct EngineConfig {
     // Whether the devices `audio` would open are there, without opening them (no microphone
     // light comes on): a dial checks it before it rings anyone. Unset where there is nothing to
     // look for (sound files, test backends). Kept apart from `audio`, which may act when called
-    // (a recording file made, a frame log written).
+    // (a recording file made, a frame log written). A ring checks it too, to warn the callee.
     std::function<bool(QString* error)> audioDevicesPresent;
     // Test hook for link impairment: slot i of an outgoing call dials through a SOCKS relay on
     // 127.0.0.1:slotSocksPorts[i] instead of tor's port. Only a port: the address is always
@@ -104,7 +104,10 @@ signals:
     void serviceStateChanged(onionvoice::tor::OnionService::State state);
     void callStateChanged(onionvoice::call::CallState state, const QString& peer,
                           onionvoice::call::EndReason reason);
-    void incomingCall(const QString& peer, const QString& displayName);
+    // `audioProblem`: why the call's audio could not start now (no microphone found), or empty;
+    // the prompt warns of it while the call rings, so that the user can connect one first.
+    void incomingCall(const QString& peer, const QString& displayName,
+                      const QString& audioProblem = {});
     // An incoming call refused without ringing (busy, blocked, unknown caller refused).
     void callRefused(const QString& peer, onionvoice::call::EndReason reason);
     void statisticsChanged(const onionvoice::call::CallStatistics& statistics);
@@ -140,6 +143,7 @@ private:
     void onCallerHandshake(const HandshakeMessage& message);
 
     bool activate();
+    QString missingAudio() const;
     void tick();
     void sendPacket(std::uint32_t sequence, const QByteArray& packet);
     void publishStatistics(CallSession& call);

@@ -90,7 +90,8 @@ void CallEngine::ring(net::OnionLink* link, const Hello& hello, const QString& d
     if (!setCallState(CallState::Ringing))
         return;
     armTimeout(config_.ringTimeout, EndReason::NoAnswer);
-    emit incomingCall(hello.caller, displayName);
+    // Audio that cannot start would end the call as it is answered: the prompt says so first.
+    emit incomingCall(hello.caller, displayName, missingAudio());
 }
 
 void CallEngine::onJoin(net::OnionLink* link, const Join& join) {

@@ -1,6 +1,7 @@
 // Integration tests of the course of a call between engines on the private Tor network
 // (tests/testnet): a full call with audio both ways, a caller without audio who rings nobody, and
-// every way a call can end: an audio device that cannot start, a rejection, no answer, an
+// every way a call can end: an audio device that cannot start, a rejection (by a callee warned
+// while it rang that its microphone is missing), no answer, an
 // application that ends the call from the engine's own signals, and a cancel that crosses the
 // answer. Who may ring at all is tst_whomayring's; the contacts-only service is tst_contactsonly's.
 #include "CallParties.h"
@@ -140,14 +141,21 @@ private slots:
         QCOMPARE(alice.engine->callState(), CallState::Idle);
     }
 
+    // A rejection. The callee has no microphone. Fault: nothing said so while it rang, before
+    // the answer ended the call ("Audio could not start"); the ring now carries the reason, for
+    // the prompt to show.
     void rejected() {
         Party& alice = party("alice");
         Party& bob = party("bob");
+        *bob.audioFault = QStringLiteral("no microphone found");
         connect(bob.engine.get(), &CallEngine::incomingCall, bob.engine.get(), &CallEngine::reject,
                 Qt::SingleShotConnection);
         alice.engine->dial(bob.engine->address());
         QTRY_COMPARE_WITH_TIMEOUT(alice.endReason(), EndReason::RejectedByPeer, kCallTimeout);
+        bob.audioFault->clear();
         QCOMPARE(bob.endReason(), EndReason::RejectedLocally);
+        QCOMPARE(bob.incoming->size(), 1);
+        QCOMPARE(bob.incoming->first().at(2).toString(), QStringLiteral("no microphone found"));
         waitIdle({"alice", "bob"});
     }
 
@@ -156,6 +164,8 @@ private slots:
         Party& bob = party("bob");
         alice.engine->dial(bob.engine->address());
         QTRY_VERIFY_WITH_TIMEOUT(alice.reached(CallState::Ringing), kCallTimeout);
+        QTRY_COMPARE(bob.incoming->size(), 1);
+        QVERIFY(bob.incoming->first().at(2).toString().isEmpty()); // its devices are there
         QTRY_COMPARE_WITH_TIMEOUT(bob.endReason(), EndReason::NoAnswer, 20000);
         QTRY_COMPARE_WITH_TIMEOUT(alice.endReason(), EndReason::NoAnswer, 10000);
         waitIdle({"alice", "bob"});

@@ -3,9 +3,10 @@
 // are emitted as its engine would): a contact list replaced while the rename dialog is open, a tor
 // restart during a call or while one rings, an incoming call's Ringing before its prompt, a
 // second call in a call window that still holds the first, a call whose audio cannot start, a
-// dial refused for want of audio, the call window closed during a call, the windows' icon, a call
-// answered while Rename is open, the reason a contacts-only ID without access keys is not online,
-// a failed tor that does not look under way, and why Call waits.
+// dial refused for want of audio, an incoming call's warning that no microphone is there, the call
+// window closed during a call, the windows' icon, a call answered while Rename is open, the reason
+// a contacts-only ID without access keys is not online, a failed tor that does not look under way,
+// and why Call waits.
 #include "../contacts/ContactTestData.h"
 #include "OffscreenTestMain.h"
 #include "WidgetLookup.h"
@@ -438,6 +439,29 @@ private slots:
         QTRY_COMPARE(window.statusBar()->currentMessage(),
                      QStringLiteral("Cannot call: no microphone found"));
         QVERIFY(!window.callWindow());
+    }
+
+    // Fault: a call rang while no microphone was there; the prompt said nothing, and the answer
+    // ended the call at once ("Audio could not start"), the caller hearing a hang-up. The prompt
+    // now says so while it rings, and the next call's prompt, with the devices back, does not.
+    void anIncomingCallWithoutAMicrophoneSaysSoWhileItRings() {
+        ui::MainWindow window(host_.get());
+        emitState(call::CallState::Ringing, bob_.address);
+        emit host_->incomingCall(bob_.address, bob_.displayName,
+                                 QStringLiteral("no microphone found"));
+        QTRY_VERIFY(window.incomingCallDialog() && window.incomingCallDialog()->isVisible());
+        auto* warning = find<QLabel>(window.incomingCallDialog(), "incomingAudioProblem");
+        QVERIFY(warning->isVisible());
+        QVERIFY2(warning->text().contains(QStringLiteral("no microphone found")),
+                 qPrintable(warning->text()));
+        QVERIFY(find<QPushButton>(window.incomingCallDialog(), "acceptCallButton")->isEnabled());
+        emitState(call::CallState::Ended, bob_.address, call::EndReason::Cancelled);
+
+        emitState(call::CallState::Ringing, carol_.address);
+        emit host_->incomingCall(carol_.address, carol_.displayName);
+        QTRY_VERIFY(window.incomingCallDialog()->isVisible());
+        QVERIFY(!warning->isVisible());
+        emitState(call::CallState::Ended, carol_.address, call::EndReason::Cancelled);
     }
 
     // Fault: closing the call window (✕) during a call only hid it, and it shows again only on a

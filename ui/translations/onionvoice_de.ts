@@ -37,12 +37,12 @@
         <translation>Tor ist noch nicht bereit.</translation>
     </message>
     <message>
-        <location line="+217"/>
+        <location line="+226"/>
         <source>Audio could not start: %1</source>
         <translation>Audio konnte nicht starten: %1</translation>
     </message>
     <message>
-        <location line="-368"/>
+        <location line="-377"/>
         <source>no audio device</source>
         <translation>kein Audiogerät</translation>
     </message>
@@ -1034,7 +1034,7 @@
 <context>
     <name>onionvoice::ui::IncomingCallDialog</name>
     <message>
-        <location filename="../IncomingCallDialog.cpp" line="+17"/>
+        <location filename="../IncomingCallDialog.cpp" line="+18"/>
         <source>&amp;Accept</source>
         <translation>&amp;Annehmen</translation>
     </message>
@@ -1054,7 +1054,7 @@
         <translation>Eingehender Anruf — OnionVoice</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+23"/>
         <source>Answer the call</source>
         <translation>Den Anruf annehmen</translation>
     </message>
@@ -1074,7 +1074,7 @@
         <translation>Eingehender Anruf</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+19"/>
         <source>Unknown caller</source>
         <translation>Unbekannter Anrufer</translation>
     </message>
@@ -1082,6 +1082,11 @@
         <location line="+1"/>
         <source>verified ID: %1</source>
         <translation>geprüfte ID: %1</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Sound problem: %1. Connect a microphone and a speaker before you answer: without them the call ends as it starts.</source>
+        <translation>Tonproblem: %1. Schließen Sie ein Mikrofon und einen Lautsprecher an, bevor Sie annehmen: ohne sie endet der Anruf, sobald er beginnt.</translation>
     </message>
 </context>
 <context>
@@ -1275,7 +1280,7 @@
         <translation>Gespräch beendet. %1</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+33"/>
         <source>Incoming call</source>
         <translation>Eingehender Anruf</translation>
     </message>
