@@ -376,7 +376,6 @@ void CallEngine::setUnknownCallers(UnknownCallers policy) {
 
 // ---- the active call ----
 
-// Both sides, once the keys exist: the data path, the handshake link joins the call, audio starts.
 // Why the devices a call opens are not there now (their own words), or empty when they are or
 // nothing tells (EngineConfig::audioDevicesPresent unset).
 QString CallEngine::missingAudio() const {
@@ -386,6 +385,7 @@ QString CallEngine::missingAudio() const {
     return audioProblem(error);
 }
 
+// Both sides, once the keys exist: the data path, the handshake link joins the call, audio starts.
 bool CallEngine::activate() {
     call_->startDataPath();
     QString error;
