@@ -143,7 +143,6 @@ private:
     void onCallerHandshake(const HandshakeMessage& message);
 
     bool activate();
-    QString missingAudio() const;
     void tick();
     void sendPacket(std::uint32_t sequence, const QByteArray& packet);
     void publishStatistics(CallSession& call);
@@ -153,6 +152,7 @@ private:
 
     Millis monotonicNow() const;
     void ring(net::OnionLink* link, const Hello& hello, const QString& displayName);
+    QString missingAudio() const;
 
     EngineConfig config_;
     contacts::ContactBook contacts_;
