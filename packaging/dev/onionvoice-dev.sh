@@ -53,7 +53,7 @@ test)
     # in build-asan/. Only what those tests run is built there: 412 of the tree's 515 build steps,
     # 359 s instead of 446 s on 2 cores (ninja -j2, no ccache). It is built while the tests of
     # build/ run, on the CPU they leave idle: under SCHED_IDLE a compiler gets a core only when no
-    # test wants it, so the tests keep their timing. After the tests it took 6 of a run's 31 minutes.
+    # test wants it, so the tests keep their timing. After the tests it took 5 of a run's 30 minutes.
     configure build-asan -DONIONVOICE_SANITIZE=ON -DONIONVOICE_FUZZ=ON \
         -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++
     started=$SECONDS
