@@ -53,24 +53,32 @@ test)
     # in build-asan/. Only what those tests run is built there: 412 of the tree's 515 build steps,
     # 359 s instead of 446 s on 2 cores (ninja -j2, no ccache). It is built while the tests of
     # build/ run, on the CPU they leave idle: under SCHED_IDLE a compiler gets a core only when no
-    # test wants it, so the tests keep their timing. After the tests it took 5 of a run's 30 minutes.
+    # test wants it (caches, memory and disk are still shared: its disk access is idle class too).
+    # After the tests it took 5 of a run's 30 minutes. Its configure comes first, so a sanitizer
+    # build that cannot be configured fails the command before the tests run.
     configure build-asan -DONIONVOICE_SANITIZE=ON -DONIONVOICE_FUZZ=ON \
         -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++
     idle=(chrt --idle 0) # where the scheduler refuses SCHED_IDLE (a container's), the lowest nice
     "${idle[@]}" true 2>/dev/null || idle=(nice -n 19)
+    ionice -c3 true 2>/dev/null && idle+=(ionice -c3)
     started=$SECONDS
     setsid --wait "${idle[@]}" cmake --build build-asan -j "$(nproc)" \
         --target onionvoice_sanitized_tests >build-asan/build.log 2>&1 &
-    sanitizer_build=$! # its own process group (setsid): stopped whole if the tests fail
-    (cd build && ctest --output-on-failure -j 2 --timeout 900) || {
-        status=$?
+    # cmake and ninja in a process group of their own (setsid; ninja stops its compilers when it
+    # is stopped): stopped when the script ends early, whether the tests failed or it was stopped.
+    sanitizer_build=$!
+    stop_sanitizer_build() {
         kill -- "-$sanitizer_build" 2>/dev/null || kill "$sanitizer_build" 2>/dev/null || true
-        exit "$status"
     }
+    trap stop_sanitizer_build EXIT
+    trap 'exit 130' INT
+    trap 'exit 143' TERM
+    (cd build && ctest --output-on-failure -j 2 --timeout 900)
     wait "$sanitizer_build" || {
         cat build-asan/build.log
         exit 1
     }
+    trap - EXIT INT TERM
     echo "sanitizer build done (built beside the tests; started $((SECONDS - started)) s ago)"
     (cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
         ctest --output-on-failure -j 2 -L 'unit|fuzz' --timeout 900)
