@@ -146,11 +146,17 @@ void CommandSession::onServiceState(tor::OnionService::State state) {
              {{"address", engine_->address()}, {"uri", uri}});
 }
 
-void CommandSession::onIncoming(const QString& peer, const QString& name) {
+// `audio_problem` is the engine's device check at the ring (empty when the devices are there): a
+// serve on the sound card without a microphone says so before it answers, as the app's prompt does.
+void CommandSession::onIncoming(const QString& peer, const QString& name,
+                                const QString& audioProblem) {
     announce(QStringLiteral("incoming"),
-             QStringLiteral("incoming call from %1%2")
-                 .arg(peer, name.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(name)),
-             {{"peer", peer}, {"name", name}});
+             QStringLiteral("incoming call from %1%2%3")
+                 .arg(peer, name.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(name),
+                      audioProblem.isEmpty()
+                          ? QString()
+                          : QStringLiteral(" (sound problem: %1)").arg(audioProblem)),
+             {{"peer", peer}, {"name", name}, {"audio_problem", audioProblem}});
     if (config_.answer == AnswerMode::Auto) {
         logEvent("answer");
         engine_->answer();

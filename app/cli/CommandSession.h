@@ -55,7 +55,7 @@ private:
     void onTorState(tor::TorLauncher::State state, int percent, const QString& summary);
     void onServiceState(tor::OnionService::State state);
     void onCallState(call::CallState state, const QString& peer, call::EndReason reason);
-    void onIncoming(const QString& peer, const QString& name);
+    void onIncoming(const QString& peer, const QString& name, const QString& audioProblem);
     void onRefused(const QString& peer, call::EndReason reason);
     void onInterrupt(int count);
     void printStatistics();

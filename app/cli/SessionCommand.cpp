@@ -24,7 +24,8 @@ using AudioFactory = std::function<std::unique_ptr<media::AudioBackend>(QString*
 
 const QString kSessionHelp = QStringLiteral(
     "\nJSON output (--json): one object per line with an \"event\" field: identity, tor, ready "
-    "(serve: the service is reachable), incoming, refused, state, statistics (once a second "
+    "(serve: the service is reachable), incoming (audio_problem: what the sound card lacks, "
+    "empty when nothing), refused, state, statistics (once a second "
     "during a call), summary (after each call, with end_reason), impair, error.\n"
     "--impair TRACE replays an onionvoice-link-trace v1 file onto the call's links (caller "
     "side); its control socket takes: break SLOT... [for SECONDS] | delay SLOT MS SECONDS | "

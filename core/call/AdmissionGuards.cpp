@@ -91,4 +91,8 @@ RingVerdict RingAdmission::admit(const QString& caller, const Bytes32& nonce,
     return RingVerdict::Ring;
 }
 
+RingVerdict RingAdmission::admitTwin(const QString& caller, const Bytes32& nonce, Millis now) {
+    return replays_.remember(caller, nonce, now) ? RingVerdict::Ring : RingVerdict::Replayed;
+}
+
 } // namespace onionvoice::call

@@ -88,6 +88,9 @@ public:
     explicit RingAdmission(const Limits& limits);
     RingVerdict admit(const QString& caller, const Bytes32& nonce, CallerStanding standing,
                       Millis now);
+    // A twin of a Hello that rings (see RingKey) is the same call: held to the replay cache, it
+    // spends no ring. Ring or Replayed.
+    RingVerdict admitTwin(const QString& caller, const Bytes32& nonce, Millis now);
 
 private:
     double strangerRingsPerMinute_;

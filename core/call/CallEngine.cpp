@@ -13,6 +13,7 @@
 #include <QDir>
 #include <QLoggingCategory>
 #include <QPointer>
+#include <algorithm>
 
 // Never an address or a key in the log; debug output is off unless enabled (QT_LOGGING_RULES).
 Q_LOGGING_CATEGORY(lcCall, "onionvoice.call", QtInfoMsg)
@@ -153,8 +154,7 @@ void CallEngine::armTimeout(std::chrono::milliseconds after, EndReason reason) {
     call_->timeout->disconnect();
     connect(call_->timeout.get(), &QTimer::timeout, this, [this, reason] {
         if (call_ && call_->direction == CallDirection::Incoming && reason == EndReason::NoAnswer)
-            call_->sendOnSlot(call_->controlSlot,
-                              encodeHandshake(Refusal{RefusalReason::NoAnswer}));
+            call_->sendHandshake(encodeHandshake(Refusal{RefusalReason::NoAnswer}));
         end(reason);
     });
     call_->timeout->start(after);
@@ -231,6 +231,7 @@ QByteArray CallEngine::firstRecordFor(const CallSession* session, std::uint8_t s
         call_->controlSlot = slot;
         call_->hello = makeHello(*host_.identity(), call_->peer, *call_->ephemeral,
                                  config_.parameters, slot, unixNow());
+        call_->hellosSent.push_back(call_->hello);
         record = encodeHandshake(call_->hello);
     }
     return QByteArray(reinterpret_cast<const char*>(record.data()), qsizetype(record.size()));
@@ -292,11 +293,19 @@ void CallEngine::onCallerHandshake(const HandshakeMessage& message) {
     } else if (const auto* refusal = std::get_if<Refusal>(&message)) {
         end(endReasonFor(refusal->reason));
     } else if (const auto* accept = std::get_if<Accept>(&message)) {
-        if (const auto bad = verifyAccept(*accept, call_->hello)) {
-            qCWarning(lcCall) << "refusing the answer:" << *bad;
+        // The answer is for the Hello of the attempt the callee took first: with a second
+        // attempt beside a slow one (a twin), not always the latest.
+        const auto& sent = call_->hellosSent;
+        const auto answered = std::find_if(sent.begin(), sent.end(), [&](const Hello& hello) {
+            return !verifyAccept(*accept, hello);
+        });
+        if (answered == sent.end()) {
+            qCWarning(lcCall) << "refusing the answer:"
+                              << verifyAccept(*accept, call_->hello).value_or(QString());
             end(EndReason::ProtocolError);
             return;
         }
+        call_->hello = *answered;
         call_->keys = deriveCallKeys(Role::Caller, *call_->ephemeral, call_->hello, *accept);
         call_->ephemeral.reset(); // the keys exist: the ephemeral secret is no longer needed
         if (!call_->keys) {
@@ -330,14 +339,15 @@ void CallEngine::answer() {
         end(EndReason::ProtocolError);
         return;
     }
-    call_->sendOnSlot(call_->controlSlot, encodeHandshake(accept));
+    call_->accept = accept;
+    call_->sendHandshake(encodeHandshake(accept));
     activate();
 }
 
 void CallEngine::reject() {
     if (!call_ || call_->direction != CallDirection::Incoming || call_->state != CallState::Ringing)
         return;
-    call_->sendOnSlot(call_->controlSlot, encodeHandshake(Refusal{RefusalReason::Rejected}));
+    call_->sendHandshake(encodeHandshake(Refusal{RefusalReason::Rejected}));
     end(EndReason::RejectedLocally);
 }
 

@@ -134,6 +134,8 @@ private:
                         EndReason local);
     void onJoin(net::OnionLink* link, const Join& join);
     void attachIncoming(net::OnionLink* link, std::uint8_t slot);
+    void connectIncoming(net::OnionLink* link, std::uint8_t slot);
+    void addTwin(net::OnionLink* link);
 
     QByteArray firstRecordFor(const CallSession* session, std::uint8_t slot);
     void onPoolLinkUp(std::uint8_t slot);

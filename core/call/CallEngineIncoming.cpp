@@ -1,5 +1,5 @@
 // The call engine's incoming side: which Hello may ring and what every other caller hears, the
-// ring itself, and the links that join an incoming call.
+// ring itself and its twins, and the links that join an incoming call.
 #include "CallEngine.h"
 
 #include <QLoggingCategory>
@@ -34,6 +34,24 @@ void CallEngine::onIncomingHello(net::OnionLink* link, const Hello& hello) {
         refuseIncoming(link, QString(), RefusalReason::BadRequest, EndReason::ProtocolError);
         return;
     }
+    // A twin of a Hello that rings (the caller's second attempt) joins its ring, real or decoy
+    // alike, before anything else: it is the same call, already admitted, and a twin that heard
+    // anything else from a real ring than from a decoy would tell the caller we are busy.
+    const RingKey ringKey = ringKeyOf(hello);
+    const bool twinOfCall =
+        call_ && call_->direction == CallDirection::Incoming && ringKeyOf(call_->hello) == ringKey;
+    if (twinOfCall || incoming_.ringing(ringKey)) {
+        if (admission_.admitTwin(hello.caller, hello.nonce, monotonicNow()) != RingVerdict::Ring) {
+            ++refusals_.replayedHellos;
+            qCInfo(lcCall) << "refusing a replayed hello";
+            incoming_.refuse(link, RefusalReason::BadRequest);
+        } else if (twinOfCall) {
+            addTwin(link);
+        } else {
+            incoming_.joinRing(link, ringKey);
+        }
+        return;
+    }
     const auto contact = contacts_.find(hello.caller);
     const bool trusted = contact && !contact->blocked;
     const RingVerdict verdict = admission_.admit(
@@ -58,7 +76,7 @@ void CallEngine::onIncomingHello(net::OnionLink* link, const Hello& hello) {
         return;
     }
     if (!trusted && (call_ || contact)) {
-        incoming_.ringWithoutAnswer(link, config_.ringTimeout); // counts the decoy ring
+        incoming_.ringWithoutAnswer(link, ringKey, config_.ringTimeout); // counts the decoy ring
         emit callRefused(hello.caller, contact ? EndReason::NotAccepted : EndReason::Busy);
         return;
     }
@@ -67,8 +85,8 @@ void CallEngine::onIncomingHello(net::OnionLink* link, const Hello& hello) {
         // A stranger's ring must not keep a contact out, nor end early: the stranger would learn
         // when a contact of ours calls. It rings on, unanswered, for the rest of its time.
         const auto rang = std::chrono::milliseconds(call_->clock.elapsed());
-        if (net::OnionLink* ringing = call_->release(call_->controlSlot, this))
-            incoming_.letRingOn(ringing, ringTimeLeft(config_.ringTimeout, rang));
+        incoming_.letRingOn(call_->releaseRing(this), ringKeyOf(call_->hello), call_->twinsJoined,
+                            ringTimeLeft(config_.ringTimeout, rang));
         end(EndReason::NoAnswer);
     }
     if (call_) {
@@ -110,8 +128,27 @@ void CallEngine::onJoin(net::OnionLink* link, const Join& join) {
     call_->slotUp(join.slot);
 }
 
+// A twin of the ringing Hello stands by beside the control link, and takes its place when that one
+// closes (the caller kept the twin and closed the other). Until then what the caller sends on it
+// counts as sent on the control slot. It hears what the control link heard: Ringing, or the Accept
+// when the answer came first.
+void CallEngine::addTwin(net::OnionLink* link) {
+    if (call_->twinsJoined >= kMaxTwins) {
+        discard(link);
+        return;
+    }
+    ++call_->twinsJoined;
+    call_->twins.emplace_back(link);
+    connectIncoming(link, call_->controlSlot);
+    link->sendRecord(call_->accept ? encodeHandshake(*call_->accept) : encodeHandshake(Ringing{}));
+}
+
 void CallEngine::attachIncoming(net::OnionLink* link, std::uint8_t slot) {
     call_->links[slot] = link;
+    connectIncoming(link, slot);
+}
+
+void CallEngine::connectIncoming(net::OnionLink* link, std::uint8_t slot) {
     connect(link, &net::OnionLink::recordReceived, this,
             [this, slot](const QByteArray& record) { onRecord(slot, record); });
     connect(link, &net::OnionLink::failed, this, [this, slot, link](net::OnionLink::Failure why) {
@@ -119,6 +156,13 @@ void CallEngine::attachIncoming(net::OnionLink* link, std::uint8_t slot) {
             ++refusals_.linksStalled;
         if (!call_ || call_->links[slot] != link)
             return;
+        if (slot == call_->controlSlot) {
+            if (net::OnionLink* twin = call_->takeTwin()) {
+                qCInfo(lcCall) << "the handshake link closed: its twin takes its place";
+                call_->links[slot] = twin;
+                return;
+            }
+        }
         call_->links[slot] = nullptr;
         call_->slotLost(slot);
         if (!call_->keys && slot == call_->controlSlot)

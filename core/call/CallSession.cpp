@@ -39,6 +39,9 @@ CallSession::~CallSession() {
     for (net::OnionLink* link : links)
         if (link)
             discard(link);
+    for (net::OnionLink* link : twins)
+        if (link)
+            discard(link);
 }
 
 multipath::Time CallSession::now() const {
@@ -61,6 +64,23 @@ void CallSession::sendOnSlot(std::uint8_t slot, std::span<const std::uint8_t> by
         pool ? pool->sendRecord(slot, bytes) : links[slot] && links[slot]->sendRecord(bytes);
     if (sent)
         ++counters[slot].sent;
+}
+
+void CallSession::sendHandshake(std::span<const std::uint8_t> bytes) {
+    sendOnSlot(controlSlot, bytes);
+    for (net::OnionLink* twin : twins)
+        if (twin)
+            twin->sendRecord(bytes);
+}
+
+net::OnionLink* CallSession::takeTwin() {
+    while (!twins.empty()) {
+        net::OnionLink* twin = twins.front();
+        twins.erase(twins.begin());
+        if (twin && twin->state() == net::OnionLink::State::Open)
+            return twin;
+    }
+    return nullptr;
 }
 
 void CallSession::sendSealed(std::uint8_t slot, const multipath::RecordBytes& plain) {
@@ -107,6 +127,9 @@ void CallSession::detach(QObject* receiver) {
     for (net::OnionLink* link : links)
         if (link)
             link->disconnect(receiver);
+    for (net::OnionLink* link : twins)
+        if (link)
+            link->disconnect(receiver);
 }
 
 net::OnionLink* CallSession::release(std::uint8_t slot, QObject* receiver) {
@@ -115,6 +138,18 @@ net::OnionLink* CallSession::release(std::uint8_t slot, QObject* receiver) {
     if (link)
         link->disconnect(receiver);
     return link;
+}
+
+std::vector<net::OnionLink*> CallSession::releaseRing(QObject* receiver) {
+    std::vector<net::OnionLink*> ring;
+    if (net::OnionLink* link = release(controlSlot, receiver))
+        ring.push_back(link);
+    for (net::OnionLink* twin : std::exchange(twins, {}))
+        if (twin) {
+            twin->disconnect(receiver);
+            ring.push_back(twin);
+        }
+    return ring;
 }
 
 void CallSession::startDataPath() {

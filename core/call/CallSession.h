@@ -22,6 +22,7 @@
 #include <chrono>
 #include <memory>
 #include <optional>
+#include <vector>
 
 namespace onionvoice::call {
 
@@ -67,6 +68,13 @@ public:
     // Takes the slot's link out of the call, open and disconnected from receiver (nullptr if
     // the slot has none): the call's end then leaves it alone.
     net::OnionLink* release(std::uint8_t slot, QObject* receiver);
+    // The same for a ring's links: the control link and the twins standing by beside it.
+    std::vector<net::OnionLink*> releaseRing(QObject* receiver);
+    // A handshake message to the caller (Ringing, Accept, a refusal): on the control link and on
+    // every twin standing by, since the caller may have kept any of them.
+    void sendHandshake(std::span<const std::uint8_t> bytes);
+    // The first twin still open, taken out of the standby (nullptr if none is).
+    net::OnionLink* takeTwin();
 
     // Both sides, once the keys exist: sealer, opener and multipath endpoint; the control slot
     // carries the call's records from now on.
@@ -83,7 +91,17 @@ public:
     CallState state = CallState::Idle;
     QString peer;
     std::unique_ptr<EphemeralKey> ephemeral;
+    // An outgoing call's Hello of its latest handshake attempt; an incoming call's, the Hello
+    // that rang.
     Hello hello;
+    // Outgoing: the Hello of every handshake attempt (each has its own; at most as many as the
+    // pool's dial budget): the answer may come for any of them (a twin, see RingKey).
+    std::vector<Hello> hellosSent;
+    // Incoming: the twins of the ringing Hello, standing by beside the control link (RingKey),
+    // how many have joined, and once answered, the Accept (a twin arriving later hears it too).
+    std::vector<QPointer<net::OnionLink>> twins;
+    int twinsJoined = 0;
+    std::optional<Accept> accept;
     CallParameters agreed;
     std::optional<CallKeys> keys;
     std::unique_ptr<RecordSealer> sealer;

@@ -5,6 +5,7 @@
 #include "CallSession.h"
 
 #include <QLoggingCategory>
+#include <QSet>
 #include <QTimer>
 
 Q_DECLARE_LOGGING_CATEGORY(lcCall)
@@ -53,33 +54,76 @@ void IncomingLinks::refuse(net::OnionLink* link, RefusalReason reason) {
     QTimer::singleShot(kLingerBeforeClose, link, [link] { discard(link); });
 }
 
-void IncomingLinks::ringWithoutAnswer(net::OnionLink* link, std::chrono::milliseconds ringTimeout) {
-    if (decoys_.size() >= limits_.maxDecoyRings) {
+void IncomingLinks::ringWithoutAnswer(net::OnionLink* link, const RingKey& ring,
+                                      std::chrono::milliseconds ringTimeout) {
+    QSet<const DecoyRing*> rings;
+    for (const auto& r : std::as_const(decoys_))
+        rings.insert(r.get());
+    if (rings.size() >= limits_.maxDecoyRings) {
         discard(link);
         return;
     }
     link->sendRecord(encodeHandshake(Ringing{}));
-    endLikeARealRing(link, ringTimeout);
+    endLikeARealRing(link, startRing(ring, ringTimeout, 0));
 }
 
 // Not held to the bound of decoy rings: it was a real ring, and only a contact's call displaces
 // one, so their number is bounded by our contacts' rate of rings; ending it early for want of
 // room would tell its caller what it must not learn.
-void IncomingLinks::letRingOn(net::OnionLink* link, std::chrono::milliseconds remaining) {
-    endLikeARealRing(link, remaining);
+void IncomingLinks::letRingOn(const std::vector<net::OnionLink*>& links, const RingKey& ring,
+                              int twins, std::chrono::milliseconds remaining) {
+    const auto decoy = startRing(ring, remaining, twins);
+    for (net::OnionLink* link : links)
+        endLikeARealRing(link, decoy);
 }
 
-void IncomingLinks::endLikeARealRing(net::OnionLink* link, std::chrono::milliseconds timeout) {
+std::shared_ptr<IncomingLinks::DecoyRing> IncomingLinks::find(const RingKey& key) const {
+    const auto it = std::find_if(decoys_.cbegin(), decoys_.cend(),
+                                 [&](const auto& decoy) { return decoy->key == key; });
+    return it == decoys_.cend() ? nullptr : *it;
+}
+
+bool IncomingLinks::ringing(const RingKey& ring) const {
+    return find(ring) != nullptr;
+}
+
+void IncomingLinks::joinRing(net::OnionLink* link, const RingKey& ring) {
+    const std::shared_ptr<DecoyRing> decoy = find(ring);
+    if (!decoy || decoy->twins >= kMaxTwins) {
+        discard(link);
+        return;
+    }
+    ++decoy->twins;
+    link->sendRecord(encodeHandshake(Ringing{}));
+    endLikeARealRing(link, decoy);
+}
+
+std::shared_ptr<IncomingLinks::DecoyRing>
+IncomingLinks::startRing(const RingKey& key, std::chrono::milliseconds length, int twins) {
     ++counters_.decoyRings;
-    decoys_.insert(link);
-    // A real ring ends at the caller's first record, its Cancel or anything else, and its link
-    // closes a moment later without a word; a decoy that went on ringing would tell the caller
+    return std::make_shared<DecoyRing>(
+        DecoyRing{key, std::chrono::steady_clock::now() + length, twins});
+}
+
+void IncomingLinks::endLikeARealRing(net::OnionLink* link, const std::shared_ptr<DecoyRing>& ring) {
+    decoys_.insert(link, ring);
+    // A real ring ends at the caller's first record, its Cancel or anything else, and its links
+    // close a moment later without a word; a decoy that went on ringing would tell the caller
     // that it is blocked, or that we are busy.
-    connect(link, &net::OnionLink::recordReceived, this, [this, link] {
-        if (decoys_.remove(link))
-            QTimer::singleShot(kLingerBeforeClose, link, [link] { discard(link); });
+    connect(link, &net::OnionLink::recordReceived, this, [this, ring = ring.get()] {
+        for (auto it = decoys_.begin(); it != decoys_.end();) {
+            if (it.value().get() != ring) {
+                ++it;
+                continue;
+            }
+            net::OnionLink* member = it.key();
+            it = decoys_.erase(it);
+            QTimer::singleShot(kLingerBeforeClose, member, [member] { discard(member); });
+        }
     });
-    QTimer::singleShot(timeout, link, [this, link] {
+    const auto left =
+        std::chrono::ceil<std::chrono::milliseconds>(ring->ends - std::chrono::steady_clock::now());
+    QTimer::singleShot(std::max(left, std::chrono::milliseconds(0)), link, [this, link] {
         if (decoys_.remove(link))
             refuse(link, RefusalReason::NoAnswer);
     });

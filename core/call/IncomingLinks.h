@@ -6,18 +6,20 @@
 // with the stream itself (the caller sends it with its SOCKS request, see
 // CallEngine::firstRecordFor), so it is read before 32 newer streams can push the link out.
 // Also plays the decoy ring: callers who must not learn that they are blocked, or that we are busy,
-// hear it ring and then no answer.
+// hear it ring and then no answer; a twin of the Hello that rang joins it as it would a real ring.
 #pragma once
 
 #include "CallTypes.h"
 #include "Handshake.h"
 #include "net/OnionLink.h"
 
+#include <QHash>
 #include <QObject>
-#include <QSet>
 #include <algorithm>
 #include <chrono>
 #include <deque>
+#include <memory>
+#include <vector>
 
 namespace onionvoice::call {
 
@@ -27,6 +29,23 @@ constexpr std::chrono::milliseconds ringTimeLeft(std::chrono::milliseconds ringT
                                                  std::chrono::milliseconds rang) {
     return std::max(ringTimeout - rang, std::chrono::milliseconds(0));
 }
+
+// Which ring a Hello belongs to: its caller and its ephemeral key. A caller whose handshake link
+// is slow to open dials a second attempt beside it (net::LinkPoolConfig::firstHedgeDelay), each
+// with a Hello of its own for the same call, and both may arrive: the later one is a twin of the
+// first, and joins the ring the first started, real or decoy alike (it hears Ringing and ends with
+// it). Only the caller can make one: the Hello is signed, and the key is the caller's own.
+struct RingKey {
+    QString caller;
+    Bytes32 ephemeral{};
+    friend bool operator==(const RingKey&, const RingKey&) = default;
+};
+inline RingKey ringKeyOf(const Hello& hello) {
+    return {hello.caller, hello.ephemeral};
+}
+// Twins a ring takes, real or decoy alike; a further one is closed at once. A caller has at most
+// two attempts of its handshake link under way, and keeps only one of them.
+inline constexpr int kMaxTwins = 2;
 
 struct IncomingLimits {
     std::chrono::milliseconds proofTimeout{5000};
@@ -44,9 +63,17 @@ public:
     // Answers with a Refusal and closes the link a moment later (so the refusal reaches tor).
     void refuse(net::OnionLink* link, RefusalReason reason);
     // Answers Ringing and, after ringTimeout, NoAnswer, exactly like a call nobody picks up.
-    void ringWithoutAnswer(net::OnionLink* link, std::chrono::milliseconds ringTimeout);
-    // A ring already under way (it heard Ringing) goes on unanswered: NoAnswer after `remaining`.
-    void letRingOn(net::OnionLink* link, std::chrono::milliseconds remaining);
+    void ringWithoutAnswer(net::OnionLink* link, const RingKey& ring,
+                           std::chrono::milliseconds ringTimeout);
+    // A ring already under way goes on unanswered: its links (the one that rang and the twins it
+    // took) hear NoAnswer after `remaining`, and it takes twins up to kMaxTwins in all.
+    void letRingOn(const std::vector<net::OnionLink*>& links, const RingKey& ring, int twins,
+                   std::chrono::milliseconds remaining);
+    // Whether a decoy ring with this key is under way.
+    bool ringing(const RingKey& ring) const;
+    // A twin of that decoy ring joins it as a twin of a real ring joins that one (see
+    // CallEngine::addTwin): Ringing now, and the ring's end; past kMaxTwins it is closed at once.
+    void joinRing(net::OnionLink* link, const RingKey& ring);
 
 signals:
     void helloReceived(onionvoice::net::OnionLink* link, const onionvoice::call::Hello& hello);
@@ -56,12 +83,21 @@ private:
     void onFirstRecord(net::OnionLink* link, const QByteArray& record);
     // Removes a link from the unproven ones; false when it was not among them.
     bool forget(net::OnionLink* link);
-    // The decoy's end, as a real ring's: at the caller's first record, or NoAnswer at timeout.
-    void endLikeARealRing(net::OnionLink* link, std::chrono::milliseconds timeout);
+    struct DecoyRing {
+        RingKey key;
+        std::chrono::steady_clock::time_point ends;
+        int twins = 0;
+    };
+    std::shared_ptr<DecoyRing> find(const RingKey& key) const;
+    std::shared_ptr<DecoyRing> startRing(const RingKey& key, std::chrono::milliseconds length,
+                                         int twins);
+    // The decoy's end, as a real ring's: on every link of the ring at once, at the caller's first
+    // record on any of them (each closes), or NoAnswer when the ring's time is up.
+    void endLikeARealRing(net::OnionLink* link, const std::shared_ptr<DecoyRing>& ring);
 
     IncomingLimits limits_;
     std::deque<net::OnionLink*> unproven_; // oldest first
-    QSet<net::OnionLink*> decoys_;
+    QHash<net::OnionLink*, std::shared_ptr<DecoyRing>> decoys_;
     RefusalCounters& counters_;
 };
 

@@ -126,8 +126,7 @@ void LinkPool::open(std::uint8_t slot) {
         return;
     }
     s.current = dial(slot);
-    if (peer_ == Peer::Reached)
-        s.hedge->start(config_.hedgeDelay);
+    s.hedge->start(peer_ == Peer::Reached ? config_.hedgeDelay : config_.firstHedgeDelay);
 }
 
 void LinkPool::deferDial(std::uint8_t slot) {

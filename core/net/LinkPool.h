@@ -1,7 +1,7 @@
 // The n links of a call to one peer: opened with staggered starts, each in its own slot with its
 // own SOCKS isolation key (hence its own rendezvous circuit), and replaced when one breaks. A slow
-// replacement gets a second attempt on fresh circuits beside it; the first of the two to open
-// stays. A DialBudget bounds how many circuits all this asks tor for.
+// attempt gets a second one on fresh circuits beside it; the first of the two to open stays. A
+// DialBudget bounds how many circuits all this asks tor for.
 #pragma once
 
 #include "DialBudget.h"
@@ -46,6 +46,13 @@ struct LinkPoolConfig {
     // while a fresh attempt opens in 0.5-2 s. The first attempt is not abandoned: it may be the
     // one that is merely slow.
     std::chrono::milliseconds hedgeDelay{3000};
+    // The same before the peer has been reached, for the call's first link (the handshake):
+    // without it an attempt that hangs (tor waiting on an introduction that is never sent) held
+    // the dial for the whole connectTimeout. Longer than hedgeDelay: a first link also fetches the
+    // peer's descriptor, which takes seconds on a healthy network. Both attempts carry a Hello of
+    // their own, and both may reach the callee: it takes the later one as a twin of the first
+    // (call::RingKey).
+    std::chrono::milliseconds firstHedgeDelay{10000};
     std::chrono::milliseconds replaceDelay{1000}; // before a failed attempt is dialled again
     // A link that broke after it had been open this long is replaced at once, not after
     // replaceDelay: when a relay carrying most of the call's links dies, that wait was most of the

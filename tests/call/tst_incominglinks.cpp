@@ -1,6 +1,7 @@
 // Unit tests of IncomingLinks over a real unix-socket LinkListener (the listener behind the onion
 // service): silent streams cannot pile up, and cannot keep a genuine caller out; a decoy ring ends
-// as a real one does; a displaced ring rings on for what is left of its time (ringTimeLeft).
+// as a real one does; a displaced ring rings on for what is left of its time (ringTimeLeft); a
+// decoy ring's twins end with it.
 #include "call/CallSession.h"
 #include "call/IncomingLinks.h"
 #include "multipath/Record.h"
@@ -19,11 +20,18 @@ using namespace onionvoice;
 using namespace onionvoice::call;
 using namespace std::chrono_literals;
 
-// Connects to the listener at `path` and sends a fresh, valid Hello, as a caller's first record.
-bool connectAndSayHello(QLocalSocket& socket, const QString& path) {
-    EphemeralKey e;
+// A caller and the ephemeral key of its call: each Hello it makes is a new one (its own nonce) of
+// the same call, i.e. a twin of the first (RingKey).
+struct Caller {
+    tor::OnionIdentity identity = tor::OnionIdentity::generate();
+    EphemeralKey ephemeral;
+};
+
+// Connects to the listener at `path` and sends a fresh, valid Hello of `caller`'s call (of a new
+// caller's by default), as a caller's first record.
+bool connectAndSayHello(QLocalSocket& socket, const QString& path, const Caller& caller = {}) {
     const SealedRecord hello = encodeHandshake(makeHello(
-        tor::OnionIdentity::generate(), tor::OnionIdentity::generate().address(), e,
+        caller.identity, tor::OnionIdentity::generate().address(), caller.ephemeral,
         {32000, 40, 4, 4}, 0, std::chrono::milliseconds(QDateTime::currentMSecsSinceEpoch())));
     socket.connectToServer(path);
     return socket.waitForConnected(5000) &&
@@ -110,7 +118,9 @@ private slots:
         IncomingLinks incoming({60s, 32, 8}, counters);
         connect(&listener, &net::LinkListener::linkAccepted, &incoming, &IncomingLinks::adopt);
         connect(&incoming, &IncomingLinks::helloReceived, &incoming,
-                [&](net::OnionLink* link) { incoming.ringWithoutAnswer(link, 30s); });
+                [&](net::OnionLink* link, const Hello& hello) {
+                    incoming.ringWithoutAnswer(link, ringKeyOf(hello), 30s);
+                });
 
         QLocalSocket prober;
         QVERIFY(connectAndSayHello(prober, path));
@@ -147,10 +157,13 @@ private slots:
         connect(&listener, &net::LinkListener::linkAccepted, &incoming, &IncomingLinks::adopt);
         // Each Hello rings for real (as CallEngine::ring answers), before it is displaced.
         std::vector<net::OnionLink*> rings;
-        connect(&incoming, &IncomingLinks::helloReceived, &incoming, [&](net::OnionLink* link) {
-            link->sendRecord(encodeHandshake(Ringing{}));
-            rings.push_back(link);
-        });
+        std::vector<RingKey> keys;
+        connect(&incoming, &IncomingLinks::helloReceived, &incoming,
+                [&](net::OnionLink* link, const Hello& hello) {
+                    link->sendRecord(encodeHandshake(Ringing{}));
+                    rings.push_back(link);
+                    keys.push_back(ringKeyOf(hello));
+                });
         QLocalSocket early, late;
         for (QLocalSocket* caller : {&early, &late}) {
             QVERIFY(connectAndSayHello(*caller, path));
@@ -167,14 +180,76 @@ private slots:
             // Whatever the early ring was sent is in its socket by now (sent first).
             earlySpokeFirst = early.bytesAvailable() > 0 || early.waitForReadyRead(0);
         });
-        incoming.letRingOn(rings[0], 1s);
-        incoming.letRingOn(rings[1], 0ms);
+        incoming.letRingOn({rings[0]}, keys[0], 0, 1s);
+        incoming.letRingOn({rings[1]}, keys[1], 0, 0ms);
         QTRY_COMPARE(heard, QStringList({QStringLiteral("late"), QStringLiteral("early")}));
         QVERIFY2(!earlySpokeFirst, "the ring with time left ended at once");
         QTRY_COMPARE(early.bytesAvailable(), qint64(multipath::kRecordSize));
         QVERIFY(isRefusal(late.readAll(), RefusalReason::NoAnswer));
         QVERIFY(isRefusal(early.readAll(), RefusalReason::NoAnswer));
         QCOMPARE(counters.decoyRings, std::uint64_t(2));
+    }
+
+    // A twin of a decoy ring (the caller's second attempt, a Hello of the same call) joins it as a
+    // twin joins a real ring: it hears Ringing and ends with the ring, not a ring's time after
+    // it arrived. Attack: a stranger sending twins a while apart told us busy (decoy, each twin
+    // ringing its own time) from idle (a real ring, which a twin joins). Here the twin ends while
+    // a separate ring that started with it still rings; a third twin is closed without a word;
+    // and the caller's record on one link of a ring ends it on all.
+    void twinsJoinADecoyRingAndEndWithIt() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("links.sock"));
+        net::LinkListener listener(multipath::kRecordSize);
+        QVERIFY2(listener.listenLocal(path), qPrintable(listener.errorString()));
+        RefusalCounters counters;
+        IncomingLinks incoming({60s, 32, 8}, counters);
+        connect(&listener, &net::LinkListener::linkAccepted, &incoming, &IncomingLinks::adopt);
+        connect(&incoming, &IncomingLinks::helloReceived, &incoming,
+                [&](net::OnionLink* link, const Hello& hello) {
+                    if (incoming.ringing(ringKeyOf(hello)))
+                        incoming.joinRing(link, ringKeyOf(hello));
+                    else
+                        incoming.ringWithoutAnswer(link, ringKeyOf(hello), 3s);
+                });
+        const auto hearsRinging = [&](QLocalSocket& socket, const Caller& caller) {
+            QVERIFY(connectAndSayHello(socket, path, caller));
+            QTRY_COMPARE(socket.bytesAvailable(), qint64(multipath::kRecordSize));
+            QVERIFY(isRinging(socket.readAll()));
+        };
+        const Caller stranger, other;
+        QLocalSocket first, twin, secondTwin, thirdTwin, separate;
+        hearsRinging(first, stranger);
+        QTest::qWait(1000);
+        hearsRinging(twin, stranger);
+        hearsRinging(separate, other);
+        hearsRinging(secondTwin, stranger);
+        QVERIFY(connectAndSayHello(thirdTwin, path, stranger));
+        QTRY_COMPARE(thirdTwin.state(), QLocalSocket::UnconnectedState);
+        QCOMPARE(thirdTwin.readAll(), QByteArray());
+        QCOMPARE(counters.decoyRings, std::uint64_t(2)); // twins are not rings of their own
+
+        bool separateSpokeFirst = false;
+        connect(&twin, &QLocalSocket::readyRead, this, [&] {
+            separateSpokeFirst = separate.bytesAvailable() > 0 || separate.waitForReadyRead(0);
+        });
+        QTRY_COMPARE(twin.bytesAvailable(), qint64(multipath::kRecordSize));
+        QVERIFY2(!separateSpokeFirst, "the twin rang its own time, not its ring's");
+        QVERIFY(isRefusal(twin.readAll(), RefusalReason::NoAnswer));
+        for (QLocalSocket* ringing : {&first, &secondTwin, &separate}) {
+            QTRY_COMPARE(ringing->bytesAvailable(), qint64(multipath::kRecordSize));
+            QVERIFY(isRefusal(ringing->readAll(), RefusalReason::NoAnswer));
+        }
+
+        const Caller canceller;
+        QLocalSocket rang, cancelling;
+        hearsRinging(rang, canceller);
+        hearsRinging(cancelling, canceller);
+        const SealedRecord cancel = encodeHandshake(Refusal{RefusalReason::Cancelled});
+        cancelling.write(reinterpret_cast<const char*>(cancel.data()), qint64(cancel.size()));
+        for (QLocalSocket* closing : {&rang, &cancelling}) {
+            QTRY_COMPARE_WITH_TIMEOUT(closing->state(), QLocalSocket::UnconnectedState, 5000);
+            QCOMPARE(closing->readAll(), QByteArray());
+        }
     }
 };
 

@@ -4,9 +4,10 @@
 // tst_whomayring, this time against onionvoice-cli processes. An impostor's Hello is refused as a
 // bad request, a client speaking garbage has its link closed while the service stays up, a caller
 // that garbles records mid-call loses those links and, when it then vanishes, the call ends as a
-// network failure; a caller without a microphone rings nobody and exits; a caller or callee
-// process killed mid-call ends the other side's call the same way (and `call` exits with code 8).
-// The attacker is this test itself, with its own tor and raw links.
+// network failure; a caller without a microphone rings nobody and exits, a callee without one
+// says so as it rings; a caller or callee process killed mid-call ends the other side's call the
+// same way (and `call` exits with code 8). The attacker is this test itself, with its own tor and
+// raw links.
 #include "../testnet/TestnetEngine.h"
 #include "call/CallSession.h"
 #include "call/Handshake.h"
@@ -115,12 +116,24 @@ private:
             name, QStringList{"serve", "--record", files_.filePath(name + ".wav")} + common(name));
     }
 
-    std::unique_ptr<net::OnionLink> rawLink(int tag) {
+    std::unique_ptr<net::OnionLink> rawLink(int tag) { return rawLinkTo(bobAddress_, tag); }
+
+    std::unique_ptr<net::OnionLink> rawLinkTo(const QString& address, int tag) {
         auto link = std::make_unique<net::OnionLink>(multipath::kRecordSize);
         link->connectToOnion({torOfMallory_->socksSocketPath(), torOfMallory_->socksPort()},
-                             bobAddress_ + ".onion", 7700,
+                             address + ".onion", 7700,
                              QByteArray("mallory-") + QByteArray::number(tag), 60s);
         return link;
+    }
+
+    // A process environment without a sound server: PortAudio finds no microphone there (unless
+    // the machine has a sound card of its own).
+    static QProcessEnvironment soundless(const QTemporaryDir& home) {
+        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+        environment.insert("HOME", home.path());
+        environment.insert("XDG_RUNTIME_DIR", home.path());
+        environment.insert("PULSE_SERVER", "unix:" + home.filePath("no-server"));
+        return environment;
     }
 
     static QString torrcOf(const QString& dataDirectory) {
@@ -266,13 +279,9 @@ private slots:
     // hardware of its own.
     void callerWithoutAMicrophoneRingsNobody() {
         QTemporaryDir home;
-        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-        environment.insert("HOME", home.path());
-        environment.insert("XDG_RUNTIME_DIR", home.path());
-        environment.insert("PULSE_SERVER", "unix:" + home.filePath("no-server"));
         const int ringsBefore = bob_->count("incoming");
         Cli dan("cli-dan", QStringList{"call", bobAddress_, "--seconds", "2"} + common("cli-dan"),
-                environment);
+                soundless(home));
         QTRY_VERIFY_WITH_TIMEOUT(dan.event("error") || dan.reachedActive(),
                                  kStartTimeout + kCallTimeout);
         if (!dan.event("error"))
@@ -283,6 +292,30 @@ private slots:
         QCOMPARE(dan.process().exitCode(), 1);
         QVERIFY(!dan.event("state")); // never dialing
         QCOMPARE(bob_->count("incoming"), ringsBefore);
+    }
+
+    // A serve on the sound card without a microphone still rings (one may be plugged in before
+    // the answer), and its `incoming` event says what is missing, as the app's prompt does.
+    void serveWithoutAMicrophoneSaysSoWhenItRings() {
+        QTemporaryDir home;
+        Cli erin("cli-erin", QStringList{"serve", "--answer", "never"} + common("cli-erin"),
+                 soundless(home));
+        QTRY_VERIFY_WITH_TIMEOUT(erin.event("ready"), kStartTimeout);
+        auto link = rawLinkTo(erin.event("ready")->value("address").toString(), 40);
+        QTRY_COMPARE_WITH_TIMEOUT(link->state(), net::OnionLink::State::Open, kCallTimeout);
+        const auto caller = tor::OnionIdentity::generate();
+        EphemeralKey e;
+        link->sendRecord(encodeHandshake(
+            makeHello(caller, erin.event("ready")->value("address").toString(), e, {}, 0,
+                      std::chrono::milliseconds(QDateTime::currentMSecsSinceEpoch()))));
+        QTRY_VERIFY_WITH_TIMEOUT(erin.event("incoming"), 20000);
+        const QJsonObject incoming = *erin.event("incoming");
+        QCOMPARE(incoming.value("peer").toString(), caller.address());
+        QVERIFY2(incoming.contains("audio_problem"),
+                 qPrintable(QJsonDocument(incoming).toJson(QJsonDocument::Compact)));
+        if (incoming.value("audio_problem").toString().isEmpty())
+            QSKIP("this machine has a microphone");
+        QCOMPARE(incoming.value("audio_problem").toString(), QStringLiteral("no microphone found"));
     }
 
     void killedCallerProcessEndsTheCallee() {

@@ -187,6 +187,34 @@ private slots:
         QVERIFY(pool.link(1)->sendRecord(bytes(record('h'))));
     }
 
+    void poolHedgesAFirstLinkThatHangsBeforeThePeerWasReached() {
+        // The call's first link (the handshake) that tor keeps waiting, before the peer has ever
+        // been reached: a second attempt beside it after firstHedgeDelay opens the slot. Before,
+        // the first link waited for the whole connectTimeout (a minute), and the dial with it.
+        ScriptedSocks socks;
+        LinkPoolConfig config = poolConfig(socks, 3);
+        config.connectTimeout = 600s;
+        config.hedgeDelay = 600s; // only the first link's hedge here
+        config.firstHedgeDelay = 100ms;
+        LinkPool pool(config);
+        QSignalSpy down(&pool, &LinkPool::linkDown);
+        QSignalSpy up(&pool, &LinkPool::linkUp);
+        socks.silent = {0};
+        pool.start(1);
+        QTRY_COMPARE(pool.openCount(), 1);
+        QCOMPARE(socks.sessions.size(), std::size_t(2));
+        QCOMPARE(pool.isolationKey(0), socks.sessions[1]->username);
+        QTRY_COMPARE(socks.sessions[0]->socket->state(), QAbstractSocket::UnconnectedState);
+        QCOMPARE(down.size(), 0);
+        QCOMPARE(up.size(), 1);
+        // Once the peer has been reached, later links are hedged after hedgeDelay: not here.
+        socks.silent = {2};
+        pool.start();
+        QTRY_COMPARE(pool.openCount(), 2);
+        QTest::qWait(300);
+        QCOMPARE(socks.sessions.size(), std::size_t(4));
+    }
+
     void poolReplacesABrokenWorkingLinkAtOnce() {
         // A link that had been working and broke (a relay on its circuit died) is dialled again at
         // once; replaceDelay is for attempts that failed.

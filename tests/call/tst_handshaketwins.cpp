@@ -1,0 +1,246 @@
+// The call's first link on the private Tor network (tests/testnet): an attempt that hangs before
+// the peer was ever reached gets a second beside it (net::LinkPoolConfig::firstHedgeDelay), and
+// when both attempts reach the callee, the later Hello is a twin of the first (call::RingKey):
+// it joins the ring, the call goes on over whichever link the caller kept, and nobody hears
+// "busy". Attack: a stranger's twins must end with their ring whether we are idle (a real ring)
+// or busy (a decoy), or their timing would tell the two apart.
+#include "CallParties.h"
+
+#include <QLocalSocket>
+#include <QTcpServer>
+#include <QTcpSocket>
+
+using namespace onionvoice;
+using namespace onionvoice::call;
+using namespace onionvoice::call::testing;
+using namespace std::chrono_literals;
+
+namespace {
+
+// Between alice's engine and her tor's SOCKS socket, for the slot of the handshake: each attempt,
+// by order of arrival since the last plan, is relayed, swallowed (tor never hears of it: an
+// attempt tor keeps waiting), or relayed with tor's answer to its CONNECT held back (the stream,
+// and the Hello that travels with the request, reach the callee; the caller never learns it).
+// Attempts beyond the plan are relayed.
+class HandshakeRelay : public QObject {
+public:
+    enum class Attempt { Relayed, Swallowed, AnswerHeld };
+
+    explicit HandshakeRelay(std::function<QString()> socks)
+        : socks_(std::move(socks)) {
+        server_.listen(QHostAddress::LocalHost);
+        connect(&server_, &QTcpServer::newConnection, this, [this] {
+            while (QTcpSocket* in = server_.nextPendingConnection()) {
+                const std::size_t index = arrived_++;
+                relay(in, index < plan_.size() ? plan_[index] : Attempt::Relayed);
+            }
+        });
+    }
+    quint16 port() const { return server_.serverPort(); }
+    std::size_t arrived() const { return arrived_; }
+    void plan(std::vector<Attempt> attempts) {
+        plan_ = std::move(attempts);
+        arrived_ = 0;
+    }
+
+private:
+    // Tor's answers to the method and to the username (the isolation key) come first, 2 bytes
+    // each; what follows is its answer to the CONNECT, and then the peer's records.
+    static constexpr qsizetype kBeforeConnectAnswer = 4;
+
+    void relay(QTcpSocket* in, Attempt how) {
+        connect(in, &QTcpSocket::disconnected, in, &QObject::deleteLater);
+        if (how == Attempt::Swallowed) {
+            connect(in, &QTcpSocket::readyRead, in, [in] { in->readAll(); });
+            return;
+        }
+        auto* out = new QLocalSocket(in);
+        auto* early = new QByteArray;
+        auto* passed = new qsizetype(0);
+        connect(out, &QObject::destroyed, [early, passed] {
+            delete early;
+            delete passed;
+        });
+        connect(in, &QTcpSocket::readyRead, out, [in, out, early] {
+            if (out->state() == QLocalSocket::ConnectedState)
+                out->write(in->readAll());
+            else
+                early->append(in->readAll());
+        });
+        connect(out, &QLocalSocket::connected, out,
+                [out, early] { out->write(std::exchange(*early, {})); });
+        connect(out, &QLocalSocket::readyRead, in, [in, out, how, passed] {
+            QByteArray bytes = out->readAll();
+            if (how == Attempt::AnswerHeld) {
+                bytes.truncate(std::max<qsizetype>(0, kBeforeConnectAnswer - *passed));
+                *passed += bytes.size();
+            }
+            in->write(bytes);
+        });
+        connect(out, &QLocalSocket::disconnected, in, &QTcpSocket::disconnectFromHost);
+        connect(in, &QTcpSocket::disconnected, out, &QLocalSocket::disconnectFromServer);
+        out->connectToServer(socks_());
+    }
+
+    QTcpServer server_;
+    std::function<QString()> socks_;
+    std::vector<Attempt> plan_;
+    std::size_t arrived_ = 0;
+};
+
+bool isMessage(const QByteArray& record, const HandshakeMessage& expected) {
+    const auto decoded = decodeHandshake(bytesOf(record)).message;
+    return decoded && *decoded == expected;
+}
+
+} // namespace
+
+class HandshakeTwinsTest : public QObject, public CallParties {
+    Q_OBJECT
+private:
+    HandshakeRelay relay_{[this] {
+        return party("alice").engine->torLauncher()->socksSocketPath();
+    }};
+
+    // A stranger's Hello to carol over a raw link through bob's tor: `ephemeral` makes it the
+    // call's, so a second one with the same key is a twin of the first.
+    std::unique_ptr<net::OnionLink> strangerRings(const tor::OnionIdentity& stranger,
+                                                  const EphemeralKey& ephemeral, int tag) {
+        const SealedRecord hello = encodeHandshake(
+            makeHello(stranger, party("carol").engine->address(), ephemeral, {}, 0,
+                      std::chrono::milliseconds(QDateTime::currentMSecsSinceEpoch())));
+        auto link = std::make_unique<net::OnionLink>(multipath::kRecordSize);
+        link->connectToOnion(
+            torSocksEndpoint(*party("bob").engine->torLauncher()),
+            party("carol").engine->address() + ".onion", EngineConfig{}.servicePort,
+            "twin-" + QByteArray::number(tag), 60s,
+            QByteArray(reinterpret_cast<const char*>(hello.data()), qsizetype(hello.size())));
+        return link;
+    }
+
+    // Attack, for one state of carol's: stranger S rings (one), another stranger T rings a second
+    // later (separate), S's twin a second after that (twin). The twin hears Ringing, and then
+    // NoAnswer with S's ring, before T's ring ends; before, it rang its own full time.
+    void twinEndsWithItsRing() {
+        const auto s = tor::OnionIdentity::generate();
+        const auto t = tor::OnionIdentity::generate();
+        EphemeralKey sKey, tKey;
+        std::array<std::unique_ptr<net::OnionLink>, 3> links;
+        std::array<std::unique_ptr<QSignalSpy>, 3> heard;
+        const auto ring = [&](std::size_t i, const tor::OnionIdentity& who, const EphemeralKey& key,
+                              int tag) {
+            links[i] = strangerRings(who, key, tag);
+            heard[i] =
+                std::make_unique<QSignalSpy>(links[i].get(), &net::OnionLink::recordReceived);
+            QTRY_COMPARE_WITH_TIMEOUT(heard[i]->size(), 1, kCallTimeout);
+            QVERIFY(isMessage(heard[i]->first().at(0).toByteArray(), Ringing{}));
+        };
+        static int tags = 0;
+        ring(0, s, sKey, ++tags);
+        QTest::qWait(1000);
+        ring(1, t, tKey, ++tags);
+        QTest::qWait(1000);
+        ring(2, s, sKey, ++tags);
+        QTRY_COMPARE_WITH_TIMEOUT(heard[2]->size(), 2, kCallTimeout);
+        QVERIFY2(heard[1]->size() == 1, "the twin rang on after its ring ended");
+        QVERIFY(isMessage(heard[2]->at(1).at(0).toByteArray(), Refusal{RefusalReason::NoAnswer}));
+        QCOMPARE(heard[0]->size(), 2);
+        QVERIFY(isMessage(heard[0]->at(1).at(0).toByteArray(), Refusal{RefusalReason::NoAnswer}));
+        QTRY_COMPARE_WITH_TIMEOUT(heard[1]->size(), 2, kCallTimeout);
+    }
+
+private slots:
+    void initTestCase() {
+        if (!networkUp())
+            QSKIP("needs the private Tor network (ctest fixture testnet)");
+        EngineConfig viaRelay = partyConfig();
+        viaRelay.slotSocksPorts = {relay_.port()}; // slot 0: the handshake's
+        addParty("alice", viaRelay);
+        EngineConfig longRing = partyConfig();
+        // Bob's outlasts alice's first attempt and its hedge; carol's, the three rings of a
+        // stranger's probe, however slowly their links open.
+        longRing.ringTimeout = 25s;
+        addParty("bob", longRing);
+        addParty("carol", longRing);
+        waitReachable({"alice", "bob", "carol"});
+    }
+    void init() { resetParties(); }
+    void cleanupTestCase() { stopParties(); }
+
+    // Alice's first attempt hangs (tor never hears of it). Before, the dial waited for the
+    // attempt's connect timeout (a minute) and ended unreachable after its own 40 s; now a second
+    // attempt beside it rings bob, and the call is answered.
+    void aFirstLinkThatHangsIsHedged() {
+        Party& alice = party("alice");
+        Party& bob = party("bob");
+        relay_.plan({HandshakeRelay::Attempt::Swallowed});
+        answerNextCall(bob);
+        alice.engine->dial(bob.engine->address());
+        QTRY_VERIFY_WITH_TIMEOUT(
+            alice.reached(CallState::Active) || alice.reached(CallState::Ended), kCallTimeout);
+        QVERIFY2(alice.reached(CallState::Active), qPrintable(describe(alice.endReason())));
+        QVERIFY(relay_.arrived() >= 2);
+        QCOMPARE(bob.incoming->size(), 1);
+        alice.engine->hangUp();
+        QTRY_COMPARE_WITH_TIMEOUT(bob.endReason(), EndReason::HungUpByPeer, 10000);
+    }
+
+    // Both of alice's attempts reach bob: the first rings him, but tor's answer to it never
+    // reaches alice, so after the hedge delay her second attempt opens and she closes the first.
+    // Bob takes the second Hello as a twin of the first: it hears Ringing, takes the first link's
+    // place, and carries the answer. Before, bob told alice (a stranger) it was ringing with a
+    // decoy, his ring ended "cancelled" when the first link closed, and alice never got an
+    // answer (a contact would have heard "busy").
+    void twinsOfOneCallMakeOneCall() {
+        Party& alice = party("alice");
+        Party& bob = party("bob");
+        relay_.plan({HandshakeRelay::Attempt::AnswerHeld});
+        alice.engine->dial(bob.engine->address());
+        QTRY_COMPARE_WITH_TIMEOUT(bob.incoming->size(), 1, kCallTimeout);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            alice.reached(CallState::Ringing) || alice.reached(CallState::Ended), kCallTimeout);
+        QVERIFY2(alice.reached(CallState::Ringing), qPrintable(describe(alice.endReason())));
+        QVERIFY(relay_.arrived() >= 2);
+        QVERIFY(bob.engine->callState() == CallState::Ringing);
+        bob.engine->answer();
+        QTRY_VERIFY_WITH_TIMEOUT(
+            alice.reached(CallState::Active) || alice.reached(CallState::Ended), kCallTimeout);
+        QVERIFY2(alice.reached(CallState::Active), qPrintable(describe(alice.endReason())));
+        QTRY_COMPARE_WITH_TIMEOUT(bob.engine->callState(), CallState::Active, kCallTimeout);
+        // Sound flows both ways over the call's links, the handshake slot's included.
+        QTRY_VERIFY_WITH_TIMEOUT(!alice.statistics->isEmpty() && !bob.statistics->isEmpty() &&
+                                     alice.lastStatistics().framesReceived > 50 &&
+                                     bob.lastStatistics().framesReceived > 50,
+                                 kCallTimeout);
+        QCOMPARE(bob.incoming->size(), 1);
+        QCOMPARE(bob.refused->size(), 0);
+        alice.engine->hangUp();
+        QTRY_COMPARE_WITH_TIMEOUT(bob.endReason(), EndReason::HungUpByPeer, 10000);
+        QCOMPARE(alice.endReason(), EndReason::HungUpLocally);
+    }
+
+    void aStrangersTwinEndsWithItsRingWhenIdle() {
+        twinEndsWithItsRing();
+        if (QTest::currentTestFailed())
+            return;
+        QCOMPARE(party("carol").incoming->size(), 1); // S's ring was a real one
+    }
+
+    void aStrangersTwinEndsWithItsRingWhenBusy() {
+        Party& alice = party("alice");
+        Party& carol = party("carol");
+        relay_.plan({});
+        answerNextCall(carol);
+        alice.engine->dial(carol.engine->address());
+        QTRY_VERIFY_WITH_TIMEOUT(alice.reached(CallState::Active), kCallTimeout);
+        twinEndsWithItsRing();
+        if (QTest::currentTestFailed())
+            return;
+        QCOMPARE(carol.incoming->size(), 1); // only alice's call rang
+        alice.engine->hangUp();
+        QTRY_COMPARE_WITH_TIMEOUT(carol.endReason(), EndReason::HungUpByPeer, 10000);
+    }
+};
+
+QTEST_GUILESS_MAIN(HandshakeTwinsTest)
+#include "tst_handshaketwins.moc"
