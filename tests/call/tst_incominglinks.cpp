@@ -54,29 +54,38 @@ bool isRefusal(const QByteArray& record, RefusalReason reason) {
     return refusal && refusal->reason == reason;
 }
 
+// The listener of a service's links (a real unix socket) and the IncomingLinks that adopts them.
+struct Service {
+    QTemporaryDir dir;
+    QString path = dir.filePath(QStringLiteral("links.sock"));
+    net::LinkListener listener{multipath::kRecordSize};
+    bool listening = listener.listenLocal(path);
+    RefusalCounters counters;
+    IncomingLinks incoming{{60s, 32, 8}, counters};
+    Service() {
+        QObject::connect(&listener, &net::LinkListener::linkAccepted, &incoming,
+                         &IncomingLinks::adopt);
+    }
+};
+
 class IncomingLinksTest : public QObject {
     Q_OBJECT
 private slots:
     // Attack: 40 streams that never say anything. Before the fix all 40 stayed open for the whole
     // proof timeout; now at most 32 exist at once: each newcomer beyond that closes the oldest.
     void boundedUnprovenLinks() {
-        QTemporaryDir dir;
-        const QString path = dir.filePath(QStringLiteral("links.sock"));
-        net::LinkListener listener(multipath::kRecordSize);
-        QVERIFY2(listener.listenLocal(path), qPrintable(listener.errorString()));
-        QCOMPARE(listener.torTarget(), "unix:" + QFile::encodeName(path));
-        RefusalCounters counters;
-        IncomingLinks incoming({60s, 32, 8}, counters);
-        connect(&listener, &net::LinkListener::linkAccepted, &incoming, &IncomingLinks::adopt);
-        QSignalSpy accepted(&listener, &net::LinkListener::linkAccepted);
-        QSignalSpy hellos(&incoming, &IncomingLinks::helloReceived);
+        Service service;
+        QVERIFY2(service.listening, qPrintable(service.listener.errorString()));
+        QCOMPARE(service.listener.torTarget(), "unix:" + QFile::encodeName(service.path));
+        QSignalSpy accepted(&service.listener, &net::LinkListener::linkAccepted);
+        QSignalSpy hellos(&service.incoming, &IncomingLinks::helloReceived);
         std::vector<std::unique_ptr<QLocalSocket>> silent;
         for (int i = 0; i < 40; ++i) {
             silent.push_back(std::make_unique<QLocalSocket>());
-            silent.back()->connectToServer(path);
+            silent.back()->connectToServer(service.path);
             QTRY_COMPARE(accepted.size(), i + 1);
         }
-        QTRY_COMPARE(counters.linksOverLimit, std::uint64_t(8));
+        QTRY_COMPARE(service.counters.linksOverLimit, std::uint64_t(8));
         const auto closed = [&](std::size_t from, std::size_t to) {
             return std::all_of(silent.begin() + long(from), silent.begin() + long(to), [](auto& s) {
                 return s->state() == QLocalSocket::UnconnectedState;
@@ -87,9 +96,9 @@ private slots:
         // oldest. That close comes after any the first 40 links made, so once it is seen here,
         // an extra close among the others would have been seen too.
         QLocalSocket genuine;
-        QVERIFY(connectAndSayHello(genuine, path));
+        QVERIFY(connectAndSayHello(genuine, service.path));
         QTRY_COMPARE(hellos.size(), 1);
-        QCOMPARE(counters.linksOverLimit, std::uint64_t(9));
+        QCOMPARE(service.counters.linksOverLimit, std::uint64_t(9));
         QTRY_VERIFY(closed(0, 9));
         QVERIFY(std::none_of(silent.begin() + 9, silent.end(),
                              [](auto& s) { return s->state() == QLocalSocket::UnconnectedState; }));
@@ -110,23 +119,18 @@ private slots:
 
     void decoyRingEndsAtTheCallersRecordLikeARealOne() {
         QFETCH(QByteArray, sent);
-        QTemporaryDir dir;
-        const QString path = dir.filePath(QStringLiteral("links.sock"));
-        net::LinkListener listener(multipath::kRecordSize);
-        QVERIFY2(listener.listenLocal(path), qPrintable(listener.errorString()));
-        RefusalCounters counters;
-        IncomingLinks incoming({60s, 32, 8}, counters);
-        connect(&listener, &net::LinkListener::linkAccepted, &incoming, &IncomingLinks::adopt);
-        connect(&incoming, &IncomingLinks::helloReceived, &incoming,
+        Service service;
+        QVERIFY2(service.listening, qPrintable(service.listener.errorString()));
+        connect(&service.incoming, &IncomingLinks::helloReceived, &service.incoming,
                 [&](net::OnionLink* link, const Hello& hello) {
-                    incoming.ringWithoutAnswer(link, ringKeyOf(hello), 30s);
+                    service.incoming.ringWithoutAnswer(link, ringKeyOf(hello), 30s);
                 });
 
         QLocalSocket prober;
-        QVERIFY(connectAndSayHello(prober, path));
+        QVERIFY(connectAndSayHello(prober, service.path));
         QTRY_COMPARE(prober.bytesAvailable(), qint64(multipath::kRecordSize));
         QVERIFY(isRinging(prober.readAll()));
-        QCOMPARE(counters.decoyRings, std::uint64_t(1));
+        QCOMPARE(service.counters.decoyRings, std::uint64_t(1));
 
         prober.write(sent);
         QTRY_COMPARE_WITH_TIMEOUT(prober.state(), QLocalSocket::UnconnectedState, 5000);
@@ -148,17 +152,12 @@ private slots:
     // rings are let ring on, the one that rang first with time left, the other with none: the one
     // without time answers NoAnswer first, while the other still says nothing, then the other.
     void displacedRingAnswersNoAnswerWhenItsTimeIsUp() {
-        QTemporaryDir dir;
-        const QString path = dir.filePath(QStringLiteral("links.sock"));
-        net::LinkListener listener(multipath::kRecordSize);
-        QVERIFY2(listener.listenLocal(path), qPrintable(listener.errorString()));
-        RefusalCounters counters;
-        IncomingLinks incoming({60s, 32, 8}, counters);
-        connect(&listener, &net::LinkListener::linkAccepted, &incoming, &IncomingLinks::adopt);
+        Service service;
+        QVERIFY2(service.listening, qPrintable(service.listener.errorString()));
         // Each Hello rings for real (as CallEngine::ring answers), before it is displaced.
         std::vector<net::OnionLink*> rings;
         std::vector<RingKey> keys;
-        connect(&incoming, &IncomingLinks::helloReceived, &incoming,
+        connect(&service.incoming, &IncomingLinks::helloReceived, &service.incoming,
                 [&](net::OnionLink* link, const Hello& hello) {
                     link->sendRecord(encodeHandshake(Ringing{}));
                     rings.push_back(link);
@@ -166,7 +165,7 @@ private slots:
                 });
         QLocalSocket early, late;
         for (QLocalSocket* caller : {&early, &late}) {
-            QVERIFY(connectAndSayHello(*caller, path));
+            QVERIFY(connectAndSayHello(*caller, service.path));
             QTRY_COMPARE(caller->bytesAvailable(), qint64(multipath::kRecordSize));
             QVERIFY(isRinging(caller->readAll()));
         }
@@ -180,14 +179,14 @@ private slots:
             // Whatever the early ring was sent is in its socket by now (sent first).
             earlySpokeFirst = early.bytesAvailable() > 0 || early.waitForReadyRead(0);
         });
-        incoming.letRingOn({rings[0]}, keys[0], 0, 1s);
-        incoming.letRingOn({rings[1]}, keys[1], 0, 0ms);
+        service.incoming.letRingOn({rings[0]}, keys[0], 0, 1s);
+        service.incoming.letRingOn({rings[1]}, keys[1], 0, 0ms);
         QTRY_COMPARE(heard, QStringList({QStringLiteral("late"), QStringLiteral("early")}));
         QVERIFY2(!earlySpokeFirst, "the ring with time left ended at once");
         QTRY_COMPARE(early.bytesAvailable(), qint64(multipath::kRecordSize));
         QVERIFY(isRefusal(late.readAll(), RefusalReason::NoAnswer));
         QVERIFY(isRefusal(early.readAll(), RefusalReason::NoAnswer));
-        QCOMPARE(counters.decoyRings, std::uint64_t(2));
+        QCOMPARE(service.counters.decoyRings, std::uint64_t(2));
     }
 
     // A twin of a decoy ring (the caller's second attempt, a Hello of the same call) joins it as a
@@ -197,22 +196,17 @@ private slots:
     // a separate ring that started with it still rings; a third twin is closed without a word;
     // and the caller's record on one link of a ring ends it on all.
     void twinsJoinADecoyRingAndEndWithIt() {
-        QTemporaryDir dir;
-        const QString path = dir.filePath(QStringLiteral("links.sock"));
-        net::LinkListener listener(multipath::kRecordSize);
-        QVERIFY2(listener.listenLocal(path), qPrintable(listener.errorString()));
-        RefusalCounters counters;
-        IncomingLinks incoming({60s, 32, 8}, counters);
-        connect(&listener, &net::LinkListener::linkAccepted, &incoming, &IncomingLinks::adopt);
-        connect(&incoming, &IncomingLinks::helloReceived, &incoming,
+        Service service;
+        QVERIFY2(service.listening, qPrintable(service.listener.errorString()));
+        connect(&service.incoming, &IncomingLinks::helloReceived, &service.incoming,
                 [&](net::OnionLink* link, const Hello& hello) {
-                    if (incoming.ringing(ringKeyOf(hello)))
-                        incoming.joinRing(link, ringKeyOf(hello));
+                    if (service.incoming.ringing(ringKeyOf(hello)))
+                        service.incoming.joinRing(link, ringKeyOf(hello));
                     else
-                        incoming.ringWithoutAnswer(link, ringKeyOf(hello), 3s);
+                        service.incoming.ringWithoutAnswer(link, ringKeyOf(hello), 3s);
                 });
         const auto hearsRinging = [&](QLocalSocket& socket, const Caller& caller) {
-            QVERIFY(connectAndSayHello(socket, path, caller));
+            QVERIFY(connectAndSayHello(socket, service.path, caller));
             QTRY_COMPARE(socket.bytesAvailable(), qint64(multipath::kRecordSize));
             QVERIFY(isRinging(socket.readAll()));
         };
@@ -223,10 +217,10 @@ private slots:
         hearsRinging(twin, stranger);
         hearsRinging(separate, other);
         hearsRinging(secondTwin, stranger);
-        QVERIFY(connectAndSayHello(thirdTwin, path, stranger));
+        QVERIFY(connectAndSayHello(thirdTwin, service.path, stranger));
         QTRY_COMPARE(thirdTwin.state(), QLocalSocket::UnconnectedState);
         QCOMPARE(thirdTwin.readAll(), QByteArray());
-        QCOMPARE(counters.decoyRings, std::uint64_t(2)); // twins are not rings of their own
+        QCOMPARE(service.counters.decoyRings, std::uint64_t(2)); // twins are not rings of their own
 
         bool separateSpokeFirst = false;
         connect(&twin, &QLocalSocket::readyRead, this, [&] {
