@@ -22,9 +22,12 @@ else
     git -C "$tree" checkout -q --detach "$(git -C "$repo" rev-parse HEAD)"
 fi
 export CCACHE_DIR=${CCACHE_DIR:-/work/.ccache} CCACHE_BASEDIR=${CCACHE_BASEDIR:-/work} CCACHE_NOHASHDIR=1
+# ccache where the machine has it (it makes the many rebuilds of a full run quick).
+launcher=()
+command -v ccache >/dev/null &&
+    launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
 [[ -f $tree/build/build.ninja ]] || nice -n 19 cmake -S "$tree" -B "$tree/build" -G Ninja \
-    -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER_LAUNCHER=ccache \
-    -DCMAKE_C_COMPILER_LAUNCHER=ccache >/dev/null
+    -DCMAKE_BUILD_TYPE=RelWithDebInfo "${launcher[@]}" >/dev/null
 
 field() { sed -n "s/^$1: //p" "$2" | head -1; }
 network_up=no
