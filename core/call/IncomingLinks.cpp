@@ -101,8 +101,14 @@ void IncomingLinks::joinRing(net::OnionLink* link, const RingKey& ring) {
 std::shared_ptr<IncomingLinks::DecoyRing>
 IncomingLinks::startRing(const RingKey& key, std::chrono::milliseconds length, int twins) {
     ++counters_.decoyRings;
-    return std::make_shared<DecoyRing>(
-        DecoyRing{key, std::chrono::steady_clock::now() + length, twins});
+    auto ring = std::make_shared<DecoyRing>(DecoyRing{key, twins});
+    // One timer for the whole ring: its links hear NoAnswer together, as a real ring's do (timers
+    // of their own, coarse ones, ended a twin up to a second apart from the link that rang).
+    QTimer::singleShot(length, this, [this, weak = std::weak_ptr<DecoyRing>(ring)] {
+        if (const auto ringing = weak.lock())
+            endRing(ringing.get(), RingEnd::NoAnswer);
+    });
+    return ring;
 }
 
 void IncomingLinks::endLikeARealRing(net::OnionLink* link, const std::shared_ptr<DecoyRing>& ring) {
@@ -110,23 +116,26 @@ void IncomingLinks::endLikeARealRing(net::OnionLink* link, const std::shared_ptr
     // A real ring ends at the caller's first record, its Cancel or anything else, and its links
     // close a moment later without a word; a decoy that went on ringing would tell the caller
     // that it is blocked, or that we are busy.
-    connect(link, &net::OnionLink::recordReceived, this, [this, ring = ring.get()] {
-        for (auto it = decoys_.begin(); it != decoys_.end();) {
-            if (it.value().get() != ring) {
-                ++it;
-                continue;
-            }
-            net::OnionLink* member = it.key();
+    connect(link, &net::OnionLink::recordReceived, this,
+            [this, ring = ring.get()] { endRing(ring, RingEnd::Silently); });
+}
+
+void IncomingLinks::endRing(const DecoyRing* ring, RingEnd how) {
+    std::vector<net::OnionLink*> links;
+    for (auto it = decoys_.begin(); it != decoys_.end();) {
+        if (it.value().get() == ring) {
+            links.push_back(it.key());
             it = decoys_.erase(it);
-            QTimer::singleShot(kLingerBeforeClose, member, [member] { discard(member); });
+        } else {
+            ++it;
         }
-    });
-    const auto left =
-        std::chrono::ceil<std::chrono::milliseconds>(ring->ends - std::chrono::steady_clock::now());
-    QTimer::singleShot(std::max(left, std::chrono::milliseconds(0)), link, [this, link] {
-        if (decoys_.remove(link))
+    }
+    for (net::OnionLink* link : links) {
+        if (how == RingEnd::NoAnswer)
             refuse(link, RefusalReason::NoAnswer);
-    });
+        else
+            QTimer::singleShot(kLingerBeforeClose, link, [link] { discard(link); });
+    }
 }
 
 void IncomingLinks::onFirstRecord(net::OnionLink* link, const QByteArray& record) {

@@ -85,15 +85,17 @@ private:
     bool forget(net::OnionLink* link);
     struct DecoyRing {
         RingKey key;
-        std::chrono::steady_clock::time_point ends;
         int twins = 0;
     };
     std::shared_ptr<DecoyRing> find(const RingKey& key) const;
+    // A decoy ring of `length`, counted; NoAnswer on all its links when the time is up.
     std::shared_ptr<DecoyRing> startRing(const RingKey& key, std::chrono::milliseconds length,
                                          int twins);
     // The decoy's end, as a real ring's: on every link of the ring at once, at the caller's first
     // record on any of them (each closes), or NoAnswer when the ring's time is up.
     void endLikeARealRing(net::OnionLink* link, const std::shared_ptr<DecoyRing>& ring);
+    enum class RingEnd { NoAnswer, Silently };
+    void endRing(const DecoyRing* ring, RingEnd how);
 
     IncomingLimits limits_;
     std::deque<net::OnionLink*> unproven_; // oldest first
