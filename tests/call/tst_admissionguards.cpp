@@ -1,7 +1,7 @@
 // Unit tests of the incoming side's memory: the Hello replay cache (a captured Hello is refused
 // while its time would still pass the clock check, forgotten afterwards, and the cache never
-// grows beyond its capacity), the ring rate limits (per key, bounded number of keys) and the order
-// in which RingAdmission applies them.
+// grows beyond its capacity), the ring rate limits (per key, bounded number of keys), the order
+// in which RingAdmission applies them, and what a twin of a ringing Hello is held to.
 #include "call/AdmissionGuards.h"
 
 #include <QTest>
@@ -89,6 +89,25 @@ private slots:
             QCOMPARE(admission.admit(kAlice, nonce(1), CallerStanding::Contact, 1s),
                      RingVerdict::Replayed);
         QCOMPARE(admission.admit(kAlice, nonce(2), CallerStanding::Contact, 2s), RingVerdict::Ring);
+    }
+
+    // A twin (a second Hello of a ringing call, see RingKey) spends no ring, but is held to the
+    // replay cache. Attack: replaying the Hello that rang, or a twin, as a twin of the ring; and
+    // a twin's Hello replayed later as a call of its own.
+    void twinsAreHeldToTheReplayCacheNotToTheRate() {
+        RingAdmission admission({5min, 64, 4, 16, 6});
+        for (std::uint8_t n = 1; n <= 4; ++n)
+            QCOMPARE(admission.admit(kAlice, nonce(n), CallerStanding::Contact, 0ms),
+                     RingVerdict::Ring);
+        QCOMPARE(admission.admit(kAlice, nonce(5), CallerStanding::Contact, 0ms),
+                 RingVerdict::RateLimited);
+        QCOMPARE(admission.admitTwin(kAlice, nonce(6), 0ms), RingVerdict::Ring);
+        QCOMPARE(admission.admitTwin(kAlice, nonce(6), 1s), RingVerdict::Replayed);
+        QCOMPARE(admission.admitTwin(kAlice, nonce(4), 1s), RingVerdict::Replayed);
+        QCOMPARE(admission.admit(kAlice, nonce(6), CallerStanding::Contact, 2min),
+                 RingVerdict::Replayed);
+        QCOMPARE(admission.admit(kAlice, nonce(7), CallerStanding::Contact, 2min),
+                 RingVerdict::Ring);
     }
 
     // Strangers share one rate besides their own: many identities do not ring more often.

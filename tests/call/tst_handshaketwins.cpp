@@ -119,35 +119,49 @@ private:
     }
 
     // Attack, for one state of carol's: stranger S rings (one), another stranger T rings two
-    // seconds later (separate), S's twin two seconds after that (twin). The twin hears Ringing,
-    // and then NoAnswer with S's ring, before T's ring ends; before, it rang its own full time.
-    // (The links of a decoy ring each have their timer, all for the ring's end: S's two links hear
-    // NoAnswer in either order.)
+    // seconds later (separate), S's twin two seconds after that (twin), then a second twin, and a
+    // third, which is closed without a word (at most two per ring). The twins hear Ringing, and
+    // then NoAnswer with S's ring, before T's ring ends; before, a twin rang its own full time.
+    // (S's links are on circuits of their own: they hear NoAnswer in either order.)
     void twinEndsWithItsRing() {
         const auto s = tor::OnionIdentity::generate();
         const auto t = tor::OnionIdentity::generate();
         EphemeralKey sKey, tKey;
-        std::array<std::unique_ptr<net::OnionLink>, 3> links;
-        std::array<std::unique_ptr<QSignalSpy>, 3> heard;
-        const auto ring = [&](std::size_t i, const tor::OnionIdentity& who, const EphemeralKey& key,
-                              int tag) {
-            links[i] = strangerRings(who, key, tag);
+        std::array<std::unique_ptr<net::OnionLink>, 5> links;
+        std::array<std::unique_ptr<QSignalSpy>, 5> heard;
+        static int tags = 0;
+        const auto dial = [&](std::size_t i, const tor::OnionIdentity& who,
+                              const EphemeralKey& key) {
+            links[i] = strangerRings(who, key, ++tags);
             heard[i] =
                 std::make_unique<QSignalSpy>(links[i].get(), &net::OnionLink::recordReceived);
+        };
+        const auto ring = [&](std::size_t i, const tor::OnionIdentity& who,
+                              const EphemeralKey& key) {
+            dial(i, who, key);
             QTRY_COMPARE_WITH_TIMEOUT(heard[i]->size(), 1, kCallTimeout);
             QVERIFY(isMessage(heard[i]->first().at(0).toByteArray(), Ringing{}));
         };
-        static int tags = 0;
-        ring(0, s, sKey, ++tags);
+        ring(0, s, sKey);
         QTest::qWait(2000);
-        ring(1, t, tKey, ++tags);
+        ring(1, t, tKey);
         QTest::qWait(2000);
-        ring(2, s, sKey, ++tags);
+        ring(2, s, sKey);
+        ring(3, s, sKey);
+        dial(4, s, sKey);
+        QSignalSpy opened(links[4].get(), &net::OnionLink::opened);
+        QTRY_VERIFY_WITH_TIMEOUT(links[4]->state() == net::OnionLink::State::Closed ||
+                                     links[4]->state() == net::OnionLink::State::Failed,
+                                 kCallTimeout);
+        QCOMPARE(opened.size(), 1); // it reached carol, who closed it
+        QCOMPARE(heard[4]->size(), 0);
         QTRY_COMPARE_WITH_TIMEOUT(heard[2]->size(), 2, kCallTimeout);
         QVERIFY2(heard[1]->size() == 1, "the twin rang on after its ring ended");
-        QVERIFY(isMessage(heard[2]->at(1).at(0).toByteArray(), Refusal{RefusalReason::NoAnswer}));
-        QTRY_COMPARE_WITH_TIMEOUT(heard[0]->size(), 2, 10000);
-        QVERIFY(isMessage(heard[0]->at(1).at(0).toByteArray(), Refusal{RefusalReason::NoAnswer}));
+        for (const std::size_t i : {2, 0, 3}) {
+            QTRY_COMPARE_WITH_TIMEOUT(heard[i]->size(), 2, 10000);
+            QVERIFY(
+                isMessage(heard[i]->at(1).at(0).toByteArray(), Refusal{RefusalReason::NoAnswer}));
+        }
         QTRY_COMPARE_WITH_TIMEOUT(heard[1]->size(), 2, kCallTimeout);
     }
 
