@@ -40,7 +40,10 @@ struct Party {
     QString recording;
     // When not empty, the party's audio device fails to start with this error.
     std::shared_ptr<QString> audioFault = std::make_shared<QString>();
-    std::unique_ptr<QSignalSpy> states, incoming, refused, statistics;
+    std::unique_ptr<QSignalSpy> states, incoming, refused, statistics, errors;
+    // What its tor did with onion services and streams (info; notices of the rest): read when a
+    // test fails, since a call that never connects shows nothing else of why.
+    QString torLog;
 
     EndReason endReason() const {
         for (const auto& args : *states)
@@ -61,6 +64,30 @@ struct Party {
         incoming->clear();
         refused->clear();
         statistics->clear();
+        errors->clear();
+    }
+
+    // Its calls since the last clear(), its errors, and the last lines of its tor's log.
+    void report(int torLines = 30) const {
+        QStringList calls;
+        for (const auto& args : *states) {
+            QString step = describe(args.at(0).value<CallState>());
+            if (args.at(0).value<CallState>() == CallState::Ended)
+                step += QStringLiteral(" (%1)").arg(describe(args.at(2).value<EndReason>()));
+            calls << step;
+        }
+        QStringList messages;
+        for (const auto& args : *errors)
+            messages << args.at(0).toString();
+        qInfo("%s: calls: %s; errors: %s; refused: %lld", qPrintable(name),
+              qPrintable(calls.join(QStringLiteral(", "))),
+              qPrintable(messages.join(QStringLiteral("; "))), qlonglong(refused->size()));
+        QFile log(torLog);
+        if (!log.open(QIODevice::ReadOnly))
+            return;
+        const QList<QByteArray> lines = log.readAll().trimmed().split('\n');
+        for (qsizetype i = std::max<qsizetype>(0, lines.size() - torLines); i < lines.size(); ++i)
+            qInfo("%s tor: %s", qPrintable(name), lines.at(i).constData());
     }
 };
 
@@ -117,7 +144,10 @@ public:
         Party& p = parties_[name];
         p.name = name;
         p.recording = recordings_.filePath(name + "-heard.wav");
+        p.torLog = recordings_.filePath(name + "-tor.log");
         EngineConfig config = testnet::engineConfig(name, base, data);
+        config.extraTorrcLines
+            << QStringLiteral("Log [rend,edge]info notice file %1").arg(p.torLog);
         const QString input = speechFile(), output = p.recording;
         config.audio = [input, output, fault = p.audioFault](
                            QString* error) -> std::unique_ptr<media::AudioBackend> {
@@ -138,6 +168,7 @@ public:
         p.incoming = std::make_unique<QSignalSpy>(p.engine.get(), &CallEngine::incomingCall);
         p.refused = std::make_unique<QSignalSpy>(p.engine.get(), &CallEngine::callRefused);
         p.statistics = std::make_unique<QSignalSpy>(p.engine.get(), &CallEngine::statisticsChanged);
+        p.errors = std::make_unique<QSignalSpy>(p.engine.get(), &CallEngine::errorOccurred);
         QString error;
         QVERIFY2(p.engine->start(&error), qPrintable(error));
     }
@@ -221,6 +252,15 @@ public:
             QTRY_COMPARE_WITH_TIMEOUT(party(n).engine->callState(), CallState::Idle, 5000);
         for (const char* n : names)
             party(n).clear();
+    }
+
+    // Every party's report (Party::report) when the test function failed: the call tests run on
+    // a real network, and a failure seen once in CI has to explain itself from the log.
+    void reportIfFailed() const {
+        if (!QTest::currentTestFailed())
+            return;
+        for (const auto& [name, p] : parties_)
+            p.report();
     }
 
     // Opens a link to `to` through `via`'s tor with its own circuit.

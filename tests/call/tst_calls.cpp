@@ -47,6 +47,7 @@ private slots:
         startParties({"alice", "bob", "carol"});
     }
     void init() { resetParties(); }
+    void cleanup() { reportIfFailed(); }
     void cleanupTestCase() { stopParties(); }
 
     void fullCallWithAudioBothWays() {

@@ -183,6 +183,7 @@ private slots:
         waitReachable({"alice", "bob", "carol", "dave"});
     }
     void init() { resetParties(); }
+    void cleanup() { reportIfFailed(); }
     void cleanupTestCase() { stopParties(); }
 
     void contactsOnlyService() {

@@ -181,6 +181,7 @@ private slots:
         waitReachable({"alice", "bob", "carol"});
     }
     void init() { resetParties(); }
+    void cleanup() { reportIfFailed(); }
     void cleanupTestCase() { stopParties(); }
 
     // Alice's first attempt hangs (tor never hears of it). Before, the dial waited for the

@@ -84,6 +84,7 @@ private slots:
             addParty(name, quickConfig());
         waitReachable({"alice", "bob", "carol"});
     }
+    void cleanup() { reportIfFailed(); }
     void cleanupTestCase() { stopParties(); }
 
     // Every way a call ends, once each, so that whatever is made once and kept (a cache, a pool
@@ -102,10 +103,11 @@ private slots:
     // baseline (a missed call: nothing of the calls before it is still ringing).
     void moreRoundsLeaveNothingBehind() {
         QVERIFY(baseline_.process.descriptors > 0);
-        for (int round = 2; round <= 3; ++round)
+        for (int round = 2; round <= 3; ++round) {
             runRound(round);
-        if (QTest::currentTestFailed())
-            return;
+            if (QTest::currentTestFailed())
+                return;
+        }
         const Census last = measure("after round 3");
         checkFlat(baseline_, last);
         // Every call's links were closed with it; the service is the one it was.

@@ -26,6 +26,7 @@ private slots:
         startParties({"alice", "bob", "carol"});
     }
     void init() { resetParties(); }
+    void cleanup() { reportIfFailed(); }
     void cleanupTestCase() { stopParties(); }
 
     // Attack: a stranger probes whether bob is in a call. Before the fix carol got "Busy"; now
