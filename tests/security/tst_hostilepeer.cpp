@@ -8,31 +8,25 @@
 // (printed as JSON and written to hostile-report.json).
 #include "../testnet/TestnetEngine.h"
 #include "AttackScene.h"
+#include "HostileStreams.h"
+#include "LocalProbes.h"
 #include "call/CallEngine.h"
 #include "media/NullBackend.h"
 #include "multipath/MultipathEndpoint.h"
-#include "net/SocksHandshake.h"
 
 #include <QDateTime>
 #include <QDir>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QLocalSocket>
-#include <QSet>
 #include <QSignalSpy>
 #include <QTcpSocket>
 #include <QTemporaryDir>
 #include <QTest>
-#include <atomic>
-#include <cstring>
-#include <sys/socket.h>
-#include <sys/stat.h>
-#include <sys/un.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 using namespace onionvoice;
 using namespace onionvoice::call;
+using namespace onionvoice::testing;
 using namespace std::chrono_literals;
 
 namespace {
@@ -47,162 +41,6 @@ constexpr int kAbidingCircuits = 16;
 // The callee process (engine, friend's engine and these attack streams all live in it) may grow
 // by at most this much during the attacks.
 constexpr qint64 kRssGrowthBoundKb = 64 * 1024;
-
-// A stream to the callee through Mallory's tor, by hand (SOCKS handshake, then records), so that
-// it can stop reading whenever Mallory likes.
-class RawStream : public QObject {
-public:
-    enum class State { Connecting, Open, Failed };
-    State state = State::Connecting;
-    QList<QByteArray> received;
-
-    // socksSocket: Mallory's tor's SOCKS port, a unix socket.
-    RawStream(const QString& socksSocket, const QString& onion, quint16 port,
-              const QByteArray& isolation)
-        : socks_(onion.toLatin1() + ".onion", port, isolation) {
-        connect(&socket_, &QLocalSocket::connected, this,
-                [this] { socket_.write(socks_.greeting()); });
-        connect(&socket_, &QLocalSocket::readyRead, this, &RawStream::onReadyRead);
-        connect(&socket_, &QLocalSocket::disconnected, this, [this] { state = State::Failed; });
-        connect(&socket_, &QLocalSocket::errorOccurred, this, [this] { state = State::Failed; });
-        socket_.connectToServer(socksSocket);
-    }
-    void send(std::span<const std::uint8_t> record) {
-        socket_.write(reinterpret_cast<const char*>(record.data()), qint64(record.size()));
-    }
-    // Reads nothing more: whatever the callee sends piles up on its side.
-    void stopReading() {
-        socket_.setReadBufferSize(1);
-        disconnect(&socket_, &QLocalSocket::readyRead, this, nullptr);
-    }
-
-private:
-    void onReadyRead() {
-        in_ += socket_.readAll();
-        if (state == State::Connecting) {
-            QByteArray out;
-            const auto outcome = socks_.consume(in_, out);
-            socket_.write(out);
-            if (outcome == net::SocksHandshake::Outcome::Failed)
-                state = State::Failed;
-            if (outcome != net::SocksHandshake::Outcome::Open)
-                return;
-            state = State::Open;
-        }
-        while (in_.size() >= qsizetype(multipath::kRecordSize)) {
-            received.append(in_.left(qsizetype(multipath::kRecordSize)));
-            in_.remove(0, qsizetype(multipath::kRecordSize));
-        }
-    }
-
-    net::SocksHandshake socks_;
-    QLocalSocket socket_;
-    QByteArray in_;
-};
-
-// The TCP ports this process listens on (its tors are other processes): its sockets' inodes
-// matched against the kernel's table of listening sockets.
-QList<quint16> ownListeningTcpPorts() {
-    QSet<QByteArray> inodes;
-    for (const QFileInfo& fd : QDir(QStringLiteral("/proc/self/fd")).entryInfoList(QDir::System)) {
-        const QString target = fd.symLinkTarget();
-        if (target.contains(QStringLiteral("socket:[")))
-            inodes.insert(target.section(QLatin1Char('['), 1).chopped(1).toLatin1());
-    }
-    QList<quint16> ports;
-    for (const char* table : {"/proc/net/tcp", "/proc/net/tcp6"}) {
-        QFile file(QString::fromLatin1(table));
-        if (!file.open(QIODevice::ReadOnly))
-            continue;
-        for (const QByteArray& line : file.readAll().split('\n')) {
-            const QList<QByteArray> f = line.simplified().split(' ');
-            if (f.size() > 9 && f.at(3) == "0A" && inodes.contains(f.at(9)))
-                ports.append(quint16(f.at(1).split(':').last().toUInt(nullptr, 16)));
-        }
-    }
-    return ports;
-}
-
-// What a process running as another user (nobody) gets when it connects to the unix socket at
-// path. A probe that could not become nobody proves nothing, so it is told apart from a refusal.
-enum class OtherUser { Connected, Refused, ProbeFailed };
-
-OtherUser otherUserConnects(const QByteArray& path) {
-    const pid_t child = ::fork();
-    if (child == 0) {
-        sockaddr_un address{};
-        address.sun_family = AF_UNIX;
-        std::memcpy(address.sun_path, path.constData(),
-                    std::min(std::size_t(path.size()), sizeof(address.sun_path) - 1));
-        const int s = ::socket(AF_UNIX, SOCK_STREAM, 0);
-        if (::setgid(65534) != 0 || ::setuid(65534) != 0 || s < 0)
-            ::_exit(2);
-        ::_exit(::connect(s, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0 ? 0 : 1);
-    }
-    int status = 0;
-    ::waitpid(child, &status, 0);
-    if (!WIFEXITED(status) || WEXITSTATUS(status) == 2)
-        return OtherUser::ProbeFailed;
-    return WEXITSTATUS(status) == 0 ? OtherUser::Connected : OtherUser::Refused;
-}
-
-// A listening unix socket anyone may connect to, in `directory`: the probe's positive control.
-int openSocketListener(const QByteArray& path) {
-    sockaddr_un address{};
-    address.sun_family = AF_UNIX;
-    std::memcpy(address.sun_path, path.constData(),
-                std::min(std::size_t(path.size()), sizeof(address.sun_path) - 1));
-    const int s = ::socket(AF_UNIX, SOCK_STREAM, 0);
-    if (s < 0 || ::bind(s, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0 ||
-        ::chmod(path.constData(), 0777) != 0 || ::listen(s, 4) != 0)
-        return -1;
-    return s;
-}
-
-// Counts the warnings of the call module while it lives (the handler chains to Qt's).
-class CallWarningCounter {
-public:
-    CallWarningCounter() {
-        count_ = 0;
-        previous_ = qInstallMessageHandler(&CallWarningCounter::handle);
-    }
-    ~CallWarningCounter() { qInstallMessageHandler(previous_); }
-    CallWarningCounter(const CallWarningCounter&) = delete;
-    CallWarningCounter& operator=(const CallWarningCounter&) = delete;
-    int count() const { return count_; }
-
-private:
-    static void handle(QtMsgType type, const QMessageLogContext& context, const QString& text) {
-        if (type == QtWarningMsg && context.category &&
-            std::strcmp(context.category, "onionvoice.call") == 0)
-            ++count_;
-        previous_(type, context, text);
-    }
-    static inline std::atomic<int> count_{0};
-    static inline QtMessageHandler previous_ = nullptr;
-};
-
-std::optional<HandshakeMessage> firstReply(const RawStream& s) {
-    if (s.received.isEmpty())
-        return std::nullopt;
-    return decodeHandshake(bytesOf(s.received.first())).message;
-}
-
-bool isBadRequest(const RawStream& s) {
-    const auto reply = firstReply(s);
-    return reply && std::holds_alternative<Refusal>(*reply) &&
-           std::get<Refusal>(*reply).reason == RefusalReason::BadRequest;
-}
-
-bool isRinging(const RawStream& s) {
-    const auto reply = firstReply(s);
-    return reply && std::holds_alternative<Ringing>(*reply);
-}
-
-// Answered, or closed without a word.
-bool settled(const RawStream& s) {
-    return !s.received.isEmpty() || s.state == RawStream::State::Failed;
-}
 
 } // namespace
 
