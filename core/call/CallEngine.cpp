@@ -253,17 +253,24 @@ void CallEngine::onPoolLinkUp(std::uint8_t slot) {
 void CallEngine::onPoolLinkDown(std::uint8_t slot) {
     if (!call_)
         return;
-    // A slot that was not up lost an attempt to open its link, not a working link.
-    const bool attemptFailed = call_->keys && call_->slotStates[slot] != CallSession::SlotState::Up;
+    const auto state = call_->slotStates[slot];
     // The handshake link broke before the answer (an attempt that never opened is retried).
-    const bool handshakeLost = !call_->keys && slot == call_->controlSlot &&
-                               call_->slotStates[slot] == CallSession::SlotState::Joining;
+    const bool handshakeLost =
+        !call_->keys && slot == call_->controlSlot && state == CallSession::SlotState::Joining;
+    // A slot that was not up lost an attempt to open its link, not a working link; before the
+    // answer, the handshake slot's attempt.
+    const bool attemptFailed = call_->keys ? state != CallSession::SlotState::Up : !handshakeLost;
     call_->slotLost(slot);
     const net::OnionLink* attempt = call_->pool ? call_->pool->link(slot) : nullptr;
     const auto failure = attempt
                              ? RelinkRescue::classify(attempt->failure(), attempt->socksReplyCode())
                              : RelinkRescue::Failure::Other;
-    if (attemptFailed && relinkRescue_.attemptFailed(slot, RelinkRescue::Clock::now(), failure)) {
+    const auto now = RelinkRescue::Clock::now();
+    const bool purge =
+        attemptFailed &&
+        (call_->keys ? relinkRescue_.attemptFailed(slot, now, failure)
+                     : relinkRescue_.dialAttemptFailed(call_->peer, slot, now, failure));
+    if (purge) {
         qCInfo(lcCall) << "link attempts keep failing: purging tor's onion-service client state";
         const auto contact = contacts_.find(call_->peer);
         resetPeerState(host_.launcher()->controller(), call_->peer,
@@ -548,6 +555,8 @@ void CallEngine::end(EndReason reason) {
         call->audio.reset();
     }
     call->state = CallState::Ended;
+    if (call->keys)
+        relinkRescue_.peerReached(call->peer, RelinkRescue::Clock::now()); // it was answered
     // The old call's links only linger a moment, detached from the engine, so that the last
     // records reach the peer.
     call->detach(this);

@@ -1,4 +1,4 @@
-// When to purge tor's client-side onion-service state during a call (see RelinkRescue.h).
+// When to purge tor's client-side onion-service state for a call (see RelinkRescue.h).
 #include "RelinkRescue.h"
 
 namespace onionvoice::call {
@@ -24,6 +24,20 @@ bool RelinkRescue::attemptFailed(std::uint8_t slot, Clock::time_point now, Failu
     lastRescue_ = now;
     failures_.fill(0);
     return true;
+}
+
+bool RelinkRescue::dialAttemptFailed(const QString& peer, std::uint8_t slot, Clock::time_point now,
+                                     Failure failure) {
+    const auto reached = reached_.find(peer);
+    if (reached == reached_.end() || now - reached->second > config_.recentPeer)
+        return false;
+    return attemptFailed(slot, now, failure);
+}
+
+void RelinkRescue::peerReached(const QString& peer, Clock::time_point now) {
+    std::erase_if(reached_,
+                  [&](const auto& entry) { return now - entry.second > config_.recentPeer; });
+    reached_[peer] = now;
 }
 
 void RelinkRescue::linkUp(std::uint8_t slot) {

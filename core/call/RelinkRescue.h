@@ -23,14 +23,25 @@
 // by refusing them) could make us pick new ones at every purge. So at most one purge per 10
 // minutes, across calls: a later stuck state waits for tor's introduction-point failures to
 // expire (2 minutes) while the call goes on over its remaining links.
+//
+// The same state meets the call back after a call that dropped (a relay on its paths died): every
+// attempt at the new call's first link fails "introduction failed" until the failures expire, and
+// the dial spent its 2 minutes retrying (tests/call/tst_handshaketwins). So a failed attempt at
+// the handshake link may ask for the purge too, but only for a peer we were in a call with in the
+// last 10 minutes. A peer that is simply offline makes tor give the same answers (its descriptor
+// outlives it on the directories, and its introduction points refuse us): a purge for every call
+// to someone offline would replace the layer-2 relays for nothing, and anyone could have us do it
+// by being called while away.
 #pragma once
 
 #include "multipath/Types.h"
 #include "net/OnionLink.h"
 
+#include <QString>
 #include <array>
 #include <chrono>
 #include <cstdint>
+#include <map>
 #include <optional>
 
 namespace onionvoice::call {
@@ -44,6 +55,8 @@ public:
         // another within 10 s, and a delayed purge would also drop a client-auth key given to
         // tor after it.
         std::chrono::milliseconds minInterval{std::chrono::minutes(10)};
+        // How long after a call with a peer its dial may ask for a purge (see above).
+        std::chrono::milliseconds recentPeer{std::chrono::minutes(10)};
     };
 
     RelinkRescue() = default;
@@ -61,6 +74,12 @@ public:
     // Attempts that found no tor do not count: while our tor restarts, every slot retries each
     // second, and a purge asked for then would go nowhere and still use up the 10 minutes.
     bool attemptFailed(std::uint8_t slot, Clock::time_point now, Failure failure = Failure::Other);
+    // The same for an attempt at the handshake link of a call to `peer` (before the answer): only
+    // for a peer reached in the last recentPeer.
+    bool dialAttemptFailed(const QString& peer, std::uint8_t slot, Clock::time_point now,
+                           Failure failure);
+    // A call with `peer` was answered and has ended at `now`: the peer was online until then.
+    void peerReached(const QString& peer, Clock::time_point now);
     void linkUp(std::uint8_t slot);
     // A new call: its slots start without failures; the time of the last purge is kept.
     void startCall();
@@ -69,6 +88,7 @@ private:
     Config config_;
     std::array<int, multipath::kMaxLinks> failures_{};
     std::optional<Clock::time_point> lastRescue_;
+    std::map<QString, Clock::time_point> reached_; // peers of the last recentPeer, when last seen
 };
 
 } // namespace onionvoice::call

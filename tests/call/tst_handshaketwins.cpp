@@ -3,9 +3,11 @@
 // when both attempts reach the callee, the later Hello is a twin of the first (call::RingKey):
 // it joins the ring, the call goes on over whichever link the caller kept, and nobody hears
 // "busy". Attack: a stranger's twins must end with their ring whether we are idle (a real ring)
-// or busy (a decoy), or their timing would tell the two apart.
+// or busy (a decoy), or their timing would tell the two apart. Fault: calling back into a tor
+// whose state for the peer is stuck (call::RelinkRescue) purges it rather than waiting it out.
 #include "CallParties.h"
 
+#include <QFile>
 #include <QLocalSocket>
 #include <QTcpServer>
 #include <QTcpSocket>
@@ -16,6 +18,8 @@ using namespace onionvoice::call::testing;
 using namespace std::chrono_literals;
 
 namespace {
+
+constexpr int kIntroductionFailed = 0xF2; // tor's SOCKS answer (RelinkRescue)
 
 // Between alice's engine and her tor's SOCKS socket, for the slot of the handshake: each attempt,
 // by order of arrival since the last plan, is relayed, swallowed (tor never hears of it: an
@@ -92,6 +96,46 @@ bool isMessage(const QByteArray& record, const HandshakeMessage& expected) {
     const auto decoded = decodeHandshake(bytesOf(record)).message;
     return decoded && *decoded == expected;
 }
+
+// Spoils a party's tor's state for one peer the way a relay that dies on a call's paths does
+// (call::RelinkRescue): on a control connection of its own, it closes each introduction circuit to
+// the peer that tor builds, before it is built, so tor counts a failure against the peer's
+// introduction points (five make one unusable for two minutes). While it lives, every attempt to
+// reach the peer fails; once all points are unusable tor answers "introduction failed" at once.
+class IntroductionSpoiler : public QObject {
+public:
+    IntroductionSpoiler(tor::TorLauncher& tor, const QString& peer)
+        : peer_(peer.toLatin1()) {
+        QFile portFile(tor.torDirectory() + QStringLiteral("/control-port"));
+        QFile cookieFile(tor.torDirectory() + QStringLiteral("/control_auth_cookie"));
+        if (!portFile.open(QIODevice::ReadOnly) || !cookieFile.open(QIODevice::ReadOnly))
+            return;
+        const QByteArray port = portFile.readAll().trimmed().split(':').last();
+        connect(&control_, &tor::TorController::eventReceived, this, &IntroductionSpoiler::onEvent);
+        control_.connectToTor(QHostAddress::LocalHost, quint16(port.toUInt()));
+        control_.send("AUTHENTICATE " + cookieFile.readAll().toHex());
+        control_.send("SETEVENTS CIRC CIRC_MINOR");
+    }
+    int closed() const { return closed_; }
+
+private:
+    void onEvent(const tor::TorEvent& event) {
+        if (event.lines.isEmpty())
+            return;
+        const tor::TorArguments circuit = tor::parseTorArguments(event.lines.first().text);
+        const QByteArray status = circuit.positional.value(2);
+        if (circuit.keyed.value("PURPOSE") != "HS_CLIENT_INTRO" ||
+            circuit.keyed.value("HS_STATE") != "HSCI_CONNECTING" ||
+            circuit.keyed.value("REND_QUERY") != peer_ || status == "CLOSED" || status == "FAILED")
+            return;
+        control_.send("CLOSECIRCUIT " + circuit.positional.value(1));
+        ++closed_;
+    }
+
+    QByteArray peer_;
+    tor::TorController control_;
+    int closed_ = 0;
+};
 
 } // namespace
 
@@ -183,6 +227,45 @@ private slots:
     void init() { resetParties(); }
     void cleanup() { reportIfFailed(); }
     void cleanupTestCase() { stopParties(); }
+
+    // Fault: carol's call with bob is over, and her tor's state for bob is stuck as a relay's
+    // death leaves it (IntroductionSpoiler): every attempt at the first link of her call back is
+    // answered "introduction failed" for two minutes. Before, the dial retried until its 40 s
+    // were up and ended unreachable; now the first such answer purges tor's state (bob was in a
+    // call with her a moment ago), and the call back connects.
+    void callingBackThroughAStuckTorPurgesIt() {
+        Party& carol = party("carol");
+        Party& bob = party("bob");
+        answerNextCall(bob);
+        carol.engine->dial(bob.engine->address());
+        QTRY_VERIFY_WITH_TIMEOUT(carol.reached(CallState::Active), kCallTimeout);
+        carol.engine->hangUp();
+        waitIdle({"carol", "bob"});
+        {
+            IntroductionSpoiler spoiler(*carol.engine->torLauncher(), bob.engine->address());
+            for (int tag = 0; tag < 20; ++tag) {
+                const auto probe = rawLink("carol", "bob", 7000 + tag);
+                QTRY_VERIFY_WITH_TIMEOUT(probe->state() == net::OnionLink::State::Failed ||
+                                             probe->state() == net::OnionLink::State::Open,
+                                         kCallTimeout);
+                if (probe->socksReplyCode() == kIntroductionFailed)
+                    break;
+            }
+            QVERIFY(spoiler.closed() > 0);
+        }
+        const auto stuck = rawLink("carol", "bob", 7100);
+        QTRY_VERIFY_WITH_TIMEOUT(stuck->state() == net::OnionLink::State::Failed ||
+                                     stuck->state() == net::OnionLink::State::Open,
+                                 kCallTimeout);
+        QVERIFY2(stuck->socksReplyCode() == kIntroductionFailed, "carol's tor is not stuck");
+
+        answerNextCall(bob);
+        carol.engine->dial(bob.engine->address());
+        QTRY_VERIFY_WITH_TIMEOUT(
+            carol.reached(CallState::Active) || carol.reached(CallState::Ended), kCallTimeout);
+        QVERIFY2(carol.reached(CallState::Active), qPrintable(describe(carol.endReason())));
+        carol.engine->hangUp();
+    }
 
     // Alice's first attempt hangs (tor never hears of it). Before, the dial waited for the
     // attempt's connect timeout (a minute) and ended unreachable after its own 40 s; now a second

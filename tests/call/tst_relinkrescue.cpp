@@ -85,6 +85,33 @@ private slots:
         QVERIFY(rescue.attemptFailed(2, t0 + 11s, classify(0xF2)));
     }
 
+    // A call with bob dropped, and the call back meets tor's stuck state: bob was there a moment
+    // ago, so "introduction failed" is our tor's state, and the dial asks for the purge at once.
+    void aCallBackAfterACallAsksForAPurge() {
+        RelinkRescue rescue;
+        const auto t0 = RelinkRescue::Clock::time_point{} + 1h;
+        rescue.peerReached(QStringLiteral("bob"), t0);
+        QVERIFY(rescue.dialAttemptFailed(QStringLiteral("bob"), 0, t0 + 30s, classify(0xF2)));
+    }
+
+    // Anyone we call while they are away makes tor answer "introduction failed" too: a dial to a
+    // peer we have not been in a call with lately never asks for a purge (it would replace our
+    // layer-2 relays for nothing), and leaves the purge to a call that needs it.
+    void aDialToAPeerNotReachedLatelyDoesNot() {
+        RelinkRescue rescue;
+        const auto t0 = RelinkRescue::Clock::time_point{} + 1h;
+        for (int i = 0; i < 5; ++i) {
+            const auto t = t0 + std::chrono::seconds(i);
+            QVERIFY(!rescue.dialAttemptFailed(QStringLiteral("away"), 0, t, classify(0xF2)));
+            QVERIFY(!rescue.dialAttemptFailed(QStringLiteral("away"), 0, t, classify(0)));
+        }
+        rescue.peerReached(QStringLiteral("bob"), t0);
+        QVERIFY(
+            !rescue.dialAttemptFailed(QStringLiteral("bob"), 0, t0 + 10min + 1s, classify(0xF2)));
+        rescue.startCall();
+        QVERIFY(rescue.attemptFailed(0, t0 + 11min, classify(0xF2)));
+    }
+
     void purgesAreSpacedOut() {
         RelinkRescue rescue({3, 15000ms});
         const auto t0 = RelinkRescue::Clock::time_point{} + 1h;
