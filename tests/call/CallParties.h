@@ -227,6 +227,14 @@ public:
                          &CallEngine::answer, Qt::SingleShotConnection);
     }
 
+    // `caller` calls `callee`, who answers: both are in the call (a failure is the test's).
+    static void answeredCall(Party& caller, Party& callee) {
+        answerNextCall(callee);
+        caller.engine->dial(callee.engine->address());
+        QTRY_VERIFY_WITH_TIMEOUT(caller.reached(CallState::Active), kCallTimeout);
+        QTRY_VERIFY_WITH_TIMEOUT(callee.reached(CallState::Active), kCallTimeout);
+    }
+
     // `caller` rings `callee`, who rejects the call.
     static void ringAndReject(Party& caller, Party& callee) {
         caller.engine->dial(callee.engine->address());
