@@ -26,9 +26,11 @@
 #include <QPlainTextEdit>
 #include <QProcess>
 #include <QPushButton>
+#include <QScopeGuard>
 #include <QSignalSpy>
 #include <QTest>
 #include <QTreeWidget>
+#include <atomic>
 
 using namespace onionvoice;
 using namespace std::chrono_literals;
@@ -116,6 +118,11 @@ private:
 TimedApplication* timedApp() {
     return static_cast<TimedApplication*>(QCoreApplication::instance());
 }
+
+// Whether the devices of the window's engine are gone: set by the test, read on the engine's
+// thread when a call rings.
+std::atomic<bool> hostDevicesGone{false};
+const char* const kDevicesGone = "no microphone was found (test)";
 
 call::EngineConfig engineConfig(const QString& name) {
     call::EngineConfig config = testnet::engineConfig(name);
@@ -211,7 +218,14 @@ private slots:
         QSignalSpy hostService(host_.get(), &ui::EngineHost::serviceStateChanged);
         QSignalSpy peerService(peer_.get(), &ui::EngineHost::serviceStateChanged);
         resetStalls();
-        host_->start(engineConfig("gui"));
+        call::EngineConfig hostConfig = engineConfig("gui");
+        hostConfig.audioDevicesPresent = [](QString* error) {
+            if (!hostDevicesGone)
+                return true;
+            *error = QString::fromLatin1(kDevicesGone);
+            return false;
+        };
+        host_->start(hostConfig);
         peer_->start(engineConfig("gui-peer"));
         const auto reachable = [](const QSignalSpy& spy) {
             return !spy.isEmpty() && spy.last().at(0).value<tor::OnionService::State>() ==
@@ -438,6 +452,25 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(peerEnd(), call::EndReason::RejectedByPeer, 20000);
         QVERIFY(!window_->incomingCallDialog()->isVisible());
         recordStall("an incoming call, rejected");
+        waitIdle();
+    }
+
+    // The engine finds no microphone as a call rings: the prompt says so before the user answers
+    // (the warning travels from the engine's thread through EngineHost to the window).
+    void incomingCallWarnsThatTheDevicesAreGone() {
+        hostDevicesGone = true;
+        const auto restore = qScopeGuard([] { hostDevicesGone = false; });
+        peer_->dial(host_->address());
+        QTRY_VERIFY_WITH_TIMEOUT(window_->incomingCallDialog() &&
+                                     window_->incomingCallDialog()->isVisible(),
+                                 kCallTimeout);
+        auto* warning = find<QLabel>(window_->incomingCallDialog(), "incomingAudioProblem");
+        QVERIFY(warning->isVisible());
+        QVERIFY2(warning->text().contains(QLatin1String(kDevicesGone)),
+                 qPrintable(warning->text()));
+        QTest::mouseClick(find<QPushButton>(window_->incomingCallDialog(), "rejectCallButton"),
+                          Qt::LeftButton);
+        QTRY_COMPARE_WITH_TIMEOUT(peerEnd(), call::EndReason::RejectedByPeer, 20000);
         waitIdle();
     }
 
