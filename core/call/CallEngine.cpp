@@ -555,13 +555,13 @@ void CallEngine::end(EndReason reason) {
         call->audio.reset();
     }
     call->state = CallState::Ended;
-    if (call->keys)
-        relinkRescue_.peerReached(call->peer, RelinkRescue::Clock::now()); // it was answered
     // The old call's links only linger a moment, detached from the engine, so that the last
     // records reach the peer.
     call->detach(this);
     qCDebug(lcCall) << "call ended:" << describe(reason);
     const QString peer = call->peer;
+    if (call->keys)
+        relinkRescue_.peerReached(peer, RelinkRescue::Clock::now()); // it was answered
     // Each ended call lingers its own full time: one timer closing them all cut short a call that
     // ended just after another, its HangUp perhaps not yet out, and its caller could tell it from
     // a decoy ring by when the stream closed.
