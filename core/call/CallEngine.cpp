@@ -266,9 +266,17 @@ void CallEngine::onPoolLinkDown(std::uint8_t slot) {
                              ? RelinkRescue::classify(attempt->failure(), attempt->socksReplyCode())
                              : RelinkRescue::Failure::Other;
     const auto now = RelinkRescue::Clock::now();
+    // Working: one is up and the peer was heard within a second, as SilentLinkWatch counts it
+    // alive. When the peer's app died its links closed one by one: in tests/faults peer_kill the
+    // first replacement was answered "introduction failed" while two of them were still up.
+    const bool working = std::ranges::find(call_->slotStates, CallSession::SlotState::Up) !=
+                             call_->slotStates.end() &&
+                         !call_->peerSilentFor(1s);
+    const auto links =
+        working ? RelinkRescue::CallLinks::Working : RelinkRescue::CallLinks::NoneWorking;
     const bool purge =
         attemptFailed &&
-        (call_->keys ? relinkRescue_.attemptFailed(slot, now, failure)
+        (call_->keys ? relinkRescue_.attemptFailed(slot, now, failure, links)
                      : relinkRescue_.dialAttemptFailed(call_->peer, slot, now, failure));
     if (purge) {
         qCInfo(lcCall) << "link attempts keep failing: purging tor's onion-service client state";

@@ -13,7 +13,12 @@ RelinkRescue::Failure RelinkRescue::classify(net::OnionLink::Failure failure, in
                : Failure::Other;
 }
 
-bool RelinkRescue::attemptFailed(std::uint8_t slot, Clock::time_point now, Failure failure) {
+bool RelinkRescue::attemptFailed(std::uint8_t slot, Clock::time_point now, Failure failure,
+                                 CallLinks links) {
+    return links == CallLinks::Working && countFailure(slot, now, failure);
+}
+
+bool RelinkRescue::countFailure(std::uint8_t slot, Clock::time_point now, Failure failure) {
     if (slot >= failures_.size() || failure == Failure::NoTor)
         return false;
     ++failures_[slot];
@@ -31,7 +36,7 @@ bool RelinkRescue::dialAttemptFailed(const QString& peer, std::uint8_t slot, Clo
     const auto reached = reached_.find(peer);
     if (reached == reached_.end() || now - reached->second > config_.recentPeer)
         return false;
-    return attemptFailed(slot, now, failure);
+    return countFailure(slot, now, failure);
 }
 
 void RelinkRescue::peerReached(const QString& peer, Clock::time_point now) {

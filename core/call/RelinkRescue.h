@@ -24,6 +24,14 @@
 // minutes, across calls: a later stuck state waits for tor's introduction-point failures to
 // expire (2 minutes) while the call goes on over its remaining links.
 //
+// A purge helps only while the call still has working links (one up, the peer heard within a
+// second), the premise above. With none (the peer's tor or app died, or its network went) the
+// same answers say that the peer is gone, and a purge then finds nothing to fix: tor fills its
+// state again from the descriptor the peer left behind, and the purge of the next 10 minutes was
+// spent before the peer was back, so the call back met the stuck state with none left
+// (tests/call/tst_handshaketwins). The price: when a relay that every link passed through dies
+// (our guard), the call is lost rather than rescued, and the call back purges.
+//
 // The same state meets the call back after a call that dropped (a relay on its paths died): every
 // attempt at the new call's first link fails "introduction failed" until the failures expire, and
 // the dial spent its 2 minutes retrying (tests/call/tst_handshaketwins). So a failed attempt at
@@ -69,11 +77,15 @@ public:
         NoTor,            // no tor to ask (it died, or is starting again): no attempt was made
     };
     static Failure classify(net::OnionLink::Failure failure, int socksReplyCode);
+    // Whether the call has working links when an attempt fails (see above).
+    enum class CallLinks { Working, NoneWorking };
 
     // An attempt to open a link in `slot` failed. True when tor's state should be purged now.
     // Attempts that found no tor do not count: while our tor restarts, every slot retries each
-    // second, and a purge asked for then would go nowhere and still use up the 10 minutes.
-    bool attemptFailed(std::uint8_t slot, Clock::time_point now, Failure failure = Failure::Other);
+    // second, and a purge asked for then would go nowhere and still use up the 10 minutes. Nor
+    // do attempts while the call has no working link.
+    bool attemptFailed(std::uint8_t slot, Clock::time_point now, Failure failure = Failure::Other,
+                       CallLinks links = CallLinks::Working);
     // The same for an attempt at the handshake link of a call to `peer` (before the answer): only
     // for a peer reached in the last recentPeer.
     bool dialAttemptFailed(const QString& peer, std::uint8_t slot, Clock::time_point now,
@@ -85,6 +97,8 @@ public:
     void startCall();
 
 private:
+    bool countFailure(std::uint8_t slot, Clock::time_point now, Failure failure);
+
     Config config_;
     std::array<int, multipath::kMaxLinks> failures_{};
     std::optional<Clock::time_point> lastRescue_;

@@ -11,6 +11,7 @@
 #include <QLocalSocket>
 #include <QTcpServer>
 #include <QTcpSocket>
+#include <csignal>
 
 using namespace onionvoice;
 using namespace onionvoice::call;
@@ -228,20 +229,30 @@ private slots:
     void cleanup() { reportIfFailed(); }
     void cleanupTestCase() { stopParties(); }
 
-    // Fault: carol's call with bob is over, and her tor's state for bob is stuck as a relay's
-    // death leaves it (IntroductionSpoiler): every attempt at the first link of her call back is
-    // answered "introduction failed" for two minutes. Before, the dial retried until its 40 s
-    // were up and ended unreachable; now the first such answer purges tor's state (bob was in a
-    // call with her a moment ago), and the call back connects.
+    // Fault: carol's call with bob is lost as bob's tor dies in it (his app crashed, say), and
+    // once he is back her tor's state for bob is stuck as a relay's death leaves it
+    // (IntroductionSpoiler): every attempt at the first link of her call back is answered
+    // "introduction failed" for two minutes. Before, the dial retried until its 40 s were up and
+    // ended unreachable; now the first such answer purges tor's state (bob was in a call with her
+    // a moment ago), and the call back connects. While bob was gone her call's replacement links
+    // were answered the same; before, those answers spent the purge (one per 10 minutes) when
+    // there was nobody to reach, and the call back found it used up.
     void callingBackThroughAStuckTorPurgesIt() {
         Party& carol = party("carol");
         Party& bob = party("bob");
         answeredCall(carol, bob);
         if (QTest::currentTestFailed())
             return;
+        const int published = bob.engine->service()->publishCount();
+        ::kill(pid_t(bob.engine->torLauncher()->processId()), SIGKILL);
+        waitRepublished(bob, published);
         carol.engine->hangUp();
+        QTRY_COMPARE_WITH_TIMEOUT(carol.engine->callState(), CallState::Idle, 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(bob.engine->callState(), CallState::Idle, 20000);
         waitIdle({"carol", "bob"});
         {
+            // Carol's tor may be stuck already (her replacement links met bob's dead
+            // introduction points): then the first probe says so and nothing is closed.
             IntroductionSpoiler spoiler(*carol.engine->torLauncher(), bob.engine->address());
             for (int tag = 0; tag < 20; ++tag) {
                 const auto probe = rawLink("carol", "bob", 7000 + tag);
@@ -251,7 +262,6 @@ private slots:
                 if (probe->socksReplyCode() == kIntroductionFailed)
                     break;
             }
-            QVERIFY(spoiler.closed() > 0);
         }
         const auto stuck = rawLink("carol", "bob", 7100);
         QTRY_VERIFY_WITH_TIMEOUT(stuck->state() == net::OnionLink::State::Failed ||

@@ -85,6 +85,29 @@ private slots:
         QVERIFY(rescue.attemptFailed(2, t0 + 11s, classify(0xF2)));
     }
 
+    // Fault: the peer's tor died in the call. Every link broke at once, and each replacement is
+    // answered "introduction failed" (its introduction points died with it) until it is back: a
+    // purge then fixed nothing and used up the one of the next 10 minutes, which the call back
+    // needed when it met the stuck state (tst_handshaketwins callingBackThroughAStuckTorPurgesIt).
+    void attemptsWhileNoLinkWorksDoNotCount() {
+        RelinkRescue rescue;
+        const auto t0 = RelinkRescue::Clock::time_point{} + 1h;
+        const auto stuck = classify(0xF2);
+        constexpr auto none = RelinkRescue::CallLinks::NoneWorking;
+        for (int i = 0; i < 24; ++i)
+            QVERIFY(!rescue.attemptFailed(std::uint8_t(i % 2), t0 + std::chrono::seconds(i), stuck,
+                                          none));
+        // With a link of the call working again, the same answers are tor's state.
+        QVERIFY(rescue.attemptFailed(0, t0 + 30s, stuck, RelinkRescue::CallLinks::Working));
+
+        RelinkRescue callBack;
+        for (int i = 0; i < 24; ++i)
+            QVERIFY(!callBack.attemptFailed(0, t0 + std::chrono::seconds(i), stuck, none));
+        callBack.peerReached(QStringLiteral("bob"), t0 + 30s); // the call ended
+        callBack.startCall();
+        QVERIFY(callBack.dialAttemptFailed(QStringLiteral("bob"), 0, t0 + 40s, stuck));
+    }
+
     // A call with bob dropped, and the call back meets tor's stuck state: bob was there a moment
     // ago, so "introduction failed" is our tor's state, and the dial asks for the purge at once.
     void aCallBackAfterACallAsksForAPurge() {
