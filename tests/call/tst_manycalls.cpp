@@ -89,8 +89,9 @@ private slots:
 
     // Every way a call ends, once each, so that whatever is made once and kept (a cache, a pool
     // of Qt's) exists before the count that later calls are held to; then bob's tor dies in a
-    // call, which also spends alice's purge of tor's onion-service state (RelinkRescue: at most
-    // one per 10 minutes, and it drops idle circuits), so that none falls among the later calls.
+    // call. Alice's tor may purge its onion-service state after that, in the call once links work
+    // again or at the next dial to bob (RelinkRescue); a purge drops idle circuits, so it can
+    // only lower the counts that the later calls are held to.
     void firstRound() {
         runRound(1);
         calleesTorRestarts();
