@@ -15,10 +15,6 @@ namespace {
 
 // How many recently missing packets are remembered to classify later arrivals.
 constexpr std::int64_t kMissingMemory = 1000;
-// A packet smaller than this share of the average size is taken as a pause in speech.
-constexpr double kQuietShare = 0.4;
-// Smoothing of the average packet size.
-constexpr double kSizeSmoothing = 1.0 / 64.0;
 // A clock jump is followed once this much of the sender's audio has arrived off our clock in a
 // run: a live stream sends 25 packets a second (at 40 ms), so one bad packet, or a few among the
 // stream's, never make such a run, while a pause of the sender's clock costs only this second more.
@@ -136,10 +132,7 @@ std::optional<JitterBuffer::Time> JitterBuffer::push(std::uint32_t sequence, Tim
     }
     ++m_stats.packetsReceived;
     const Time delay = recordDelay(index, arrival);
-    m_averageBytes =
-        m_stats.packetsReceived == 1
-            ? double(packet.size())
-            : m_averageBytes + kSizeSmoothing * (double(packet.size()) - m_averageBytes);
+    m_pauses.note(packet.size());
     if (played) {
         ++m_stats.late;
         if (m_missing.erase(index) == 1)
@@ -235,9 +228,11 @@ double JitterBuffer::recentLossPercent() const {
                               : 100.0 * double(m_missingInHistory) / double(m_outcomes.size());
 }
 
-bool JitterBuffer::isQuiet(std::int64_t packet) const {
+// A gap counts as a pause: concealment would have played there anyway.
+PauseDetector::Quietness JitterBuffer::quietness(std::int64_t packet) const {
     const auto it = m_packets.find(packet);
-    return it == m_packets.end() || double(it->second.size()) < kQuietShare * m_averageBytes;
+    return it == m_packets.end() ? PauseDetector::Quietness::Pause
+                                 : m_pauses.classify(std::size_t(it->second.size()));
 }
 
 PlayoutStep JitterBuffer::pull(Time now) {
@@ -255,11 +250,14 @@ PlayoutStep JitterBuffer::pull(Time now) {
     const Time urgent = 2 * period;
     // Ahead of the target (it rose): stretch at a pause or at a gap, else play on and let the
     // next pause take up the difference.
-    if (behind < Time{0} && isQuiet(m_next)) {
+    using Quietness = PauseDetector::Quietness;
+    if (behind < Time{0} && quietness(m_next) == Quietness::Pause) {
         m_stats.stretchedMs += m_settings.packetPeriod;
         return {PlayoutAction::Conceal, {}, -1};
     }
-    while (behind >= period && (behind >= urgent || isQuiet(m_next))) {
+    // Behind it (a burst, or a target that fell): drop packets at a pause, or under steady noise
+    // at one of the quietest (stretching there too cost PESQ for no delay on `hostile` traces).
+    while (behind >= period && (behind >= urgent || quietness(m_next) != Quietness::Speech)) {
         if (m_packets.erase(m_next) == 1) {
             m_stats.droppedMs += m_settings.packetPeriod;
         } else {

@@ -11,8 +11,8 @@
 // arriving after its playout time is counted late and dropped. The target moves the playout
 // only between talk spurts: when the play position falls behind (a burst after a stall, or a
 // target that fell), packets are dropped to catch up at a quiet packet (a small one: with
-// variable bitrate Opus spends few bytes on silence) unless playout is two packet periods
-// behind; when it runs ahead (the target rose), concealment stretches the audio at a quiet
+// variable bitrate Opus spends few bytes on silence; under steady noise, one of the smallest:
+// PauseDetector) unless playout is two packet periods behind; when it runs ahead (the target rose), concealment stretches the audio at a quiet
 // packet or at a gap, never in the middle of a word. While packets are being lost the target
 // grows by one packet period, so the next packet is there in time for FEC recovery. A packet
 // numbered too far from the stream to be of it is refused before its delay counts, unless a
@@ -21,6 +21,7 @@
 // injected times given to push() and pull(); it never reads a clock.
 #pragma once
 
+#include "media/PauseDetector.h"
 #include "media/SlidingMinimum.h"
 
 #include <QByteArray>
@@ -119,7 +120,7 @@ private:
     Time rOptimalDelay();
     void markMissing(std::int64_t packet);
     void noteLoss(bool missing);
-    bool isQuiet(std::int64_t packet) const;
+    PauseDetector::Quietness quietness(std::int64_t packet) const;
 
     JitterBufferSettings m_settings;
     State m_state = State::Waiting;
@@ -148,7 +149,7 @@ private:
     enum class Outcome { Played, Missing };
     std::deque<Outcome> m_outcomes; // the last lossHistoryPackets playouts
     std::size_t m_missingInHistory = 0;
-    double m_averageBytes = 0.0;
+    PauseDetector m_pauses;
     JitterBufferStats m_stats;
 };
 
