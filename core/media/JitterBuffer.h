@@ -12,8 +12,9 @@
 // only between talk spurts: when the play position falls behind (a burst after a stall, or a
 // target that fell), packets are dropped to catch up at a quiet packet (a small one: with
 // variable bitrate Opus spends few bytes on silence; under steady noise, one of the smallest:
-// PauseDetector) unless playout is two packet periods behind; when it runs ahead (the target rose), concealment stretches the audio at a quiet
-// packet or at a gap, never in the middle of a word. While packets are being lost the target
+// PauseDetector) unless playout is two packet periods behind; when it runs ahead (the target
+// rose), concealment stretches the audio at a quiet packet or at a gap, never in the middle of a
+// word. While packets are being lost the target
 // grows by one packet period, so the next packet is there in time for FEC recovery. A packet
 // numbered too far from the stream to be of it is refused before its delay counts, unless a
 // second of packets agree that the numbering jumped against our clock (a clock that stopped on

@@ -37,10 +37,6 @@ const std::vector<QByteArray>& noisySpeech() {
     return packets;
 }
 
-std::span<const std::uint8_t> bytes(const QByteArray& a) {
-    return {reinterpret_cast<const std::uint8_t*>(a.constData()), std::size_t(a.size())};
-}
-
 } // namespace
 
 class TestPauseDetector : public QObject {
@@ -93,9 +89,12 @@ private slots:
         std::vector<std::pair<Time, std::int64_t>> played;
         int next = 0;
         for (Time now = 7ms; now < 40s;) {
-            for (; next < 1000 && Time(40ms) * next + delay(next) <= now; ++next)
-                jb.push(std::uint32_t(next), Time(40ms) * next + delay(next),
-                        bytes(packets[std::size_t(next) % packets.size()]));
+            for (; next < 1000 && Time(40ms) * next + delay(next) <= now; ++next) {
+                const QByteArray& p = packets[std::size_t(next) % packets.size()];
+                jb.push(
+                    std::uint32_t(next), Time(40ms) * next + delay(next),
+                    {reinterpret_cast<const std::uint8_t*>(p.constData()), std::size_t(p.size())});
+            }
             const PlayoutStep step = jb.pull(now);
             if (step.action == PlayoutAction::Decode)
                 played.emplace_back(now, step.packet);
