@@ -14,12 +14,12 @@
 // variable bitrate Opus spends few bytes on silence; under steady noise, one of the smallest:
 // PauseDetector) unless playout is two packet periods behind; when it runs ahead (the target
 // rose), concealment stretches the audio at a quiet packet or at a gap, never in the middle of a
-// word. While packets are being lost the target
-// grows by one packet period, so the next packet is there in time for FEC recovery. A packet
-// numbered too far from the stream to be of it is refused before its delay counts, unless a
-// second of packets agree that the numbering jumped against our clock (a clock that stopped on
-// either side): playout then starts over from them. The buffer is driven entirely by the
-// injected times given to push() and pull(); it never reads a clock.
+// word. While packets are being lost the target grows by one packet period, so the next packet
+// is there in time for FEC recovery. A packet numbered too far from the stream to be of it is
+// refused before its delay counts, unless a second of packets agree that the numbering jumped
+// against our clock (a clock that stopped on either side): playout then starts over from them.
+// The buffer is driven entirely by the injected times given to push() and pull(); it never reads
+// a clock.
 #pragma once
 
 #include "media/PauseDetector.h"

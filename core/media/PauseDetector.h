@@ -13,7 +13,7 @@ class PauseDetector {
 public:
     enum class Quietness {
         Speech,
-        Pause,           // few bytes: silence, or noise the encoder found to be none
+        Pause,           // few bytes: the encoder heard (almost) nothing
         QuietUnderNoise, // among the smallest while no packet has been a Pause for long
     };
 
