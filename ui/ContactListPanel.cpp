@@ -15,6 +15,7 @@
 #include <QLineEdit>
 #include <QPushButton>
 #include <QTreeWidget>
+#include <algorithm>
 #include <optional>
 
 namespace onionvoice::ui {
@@ -139,8 +140,8 @@ void ContactListPanel::setContacts(const QList<contacts::Contact>& contacts) {
         item->setText(NameColumn, c.displayName.isEmpty() ? tr("(no name)") : c.displayName);
         item->setText(AddressColumn, shortAddress(c.address));
         item->setToolTip(AddressColumn, groupedAddress(c.address));
-        item->setText(StatusColumn, c.blocked ? tr("blocked") : QString());
         item->setData(NameColumn, kAddressRole, c.address);
+        showStatus(item, c);
         if (c.address == selected)
             item->setSelected(true);
     }
@@ -149,6 +150,31 @@ void ContactListPanel::setContacts(const QList<contacts::Contact>& contacts) {
     applyFilter();
     showCheck();
     updateButtons();
+}
+
+void ContactListPanel::setNotes(const QHash<QString, ContactNote>& notes) {
+    notes_ = notes;
+    for (int i = 0; i < list_->topLevelItemCount(); ++i) {
+        QTreeWidgetItem* item = list_->topLevelItem(i);
+        const QString address = item->data(NameColumn, kAddressRole).toString();
+        const auto c =
+            std::find_if(contacts_.cbegin(), contacts_.cend(),
+                         [&](const contacts::Contact& entry) { return entry.address == address; });
+        if (c != contacts_.cend())
+            showStatus(item, *c);
+    }
+}
+
+// A missed call stands out (bold) until the next call with the contact replaces it.
+void ContactListPanel::showStatus(QTreeWidgetItem* item, const contacts::Contact& contact) const {
+    const ContactNote note = notes_.value(contact.address);
+    item->setText(StatusColumn, contact.blocked ? tr("blocked") : note.text);
+    const bool bold = note.needsAttention && !contact.blocked;
+    for (const int column : {NameColumn, StatusColumn}) {
+        QFont font = item->font(column);
+        font.setBold(bold);
+        item->setFont(column, font);
+    }
 }
 
 void ContactListPanel::setCallingEnabled(bool enabled) {

@@ -1,9 +1,11 @@
 // The contact list: search, add (pasted ID or link, or a QR image file, and a name) with the reason
 // when the input is refused, or a contact's new access key taken from their link, and per contact
-// call, rename, block and remove. The panel only checks input and asks; the engine thread changes
-// the book and the panel shows the copy it sends back.
+// call, rename, block and remove, with what happened with each contact in this session in the
+// Status column. The panel only checks input and asks; the engine thread changes the book and the
+// panel shows the copy it sends back.
 #pragma once
 
+#include "ContactActivity.h"
 #include "contacts/ContactBook.h"
 
 #include <QWidget>
@@ -12,6 +14,7 @@ class QLabel;
 class QLineEdit;
 class QPushButton;
 class QTreeWidget;
+class QTreeWidgetItem;
 
 namespace onionvoice::ui {
 
@@ -22,6 +25,9 @@ public:
 
     void setOwnAddress(const QString& address) { ownAddress_ = address; }
     void setContacts(const QList<contacts::Contact>& contacts);
+    // What happened with the contacts in this session (ContactActivity), in the Status column; a
+    // blocked contact's says so instead.
+    void setNotes(const QHash<QString, ContactNote>& notes);
     void setCallingEnabled(bool enabled);
     // Puts `text` (an address or link from outside, e.g. a clicked onionvoice: link) into the
     // add field and checks it, without adding it yet.
@@ -47,12 +53,14 @@ private:
     // contact book takes.
     bool showCheck();
     void applyFilter();
+    void showStatus(QTreeWidgetItem* item, const contacts::Contact& contact) const;
     void updateButtons();
     void rename();
     void remove();
 
     QString ownAddress_;
     QList<contacts::Contact> contacts_;
+    QHash<QString, ContactNote> notes_;
     bool callingEnabled_ = false;
     QLineEdit* addField_;
     QLineEdit* nameField_;

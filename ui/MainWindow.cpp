@@ -81,8 +81,10 @@ MainWindow::MainWindow(EngineHost* host, QWidget* parent)
     connect(host_, &EngineHost::torFailed, torStatus_, &TorStatusPanel::setFailure);
     connect(host_, &EngineHost::torLogLine, torStatus_, &TorStatusPanel::appendLog);
     connect(host_, &EngineHost::serviceStateChanged, torStatus_, &TorStatusPanel::setServiceState);
-    connect(host_, &EngineHost::contactsChanged, this,
-            [this] { contacts_->setContacts(host_->contacts()); });
+    connect(host_, &EngineHost::contactsChanged, this, [this] {
+        contacts_->setContacts(host_->contacts());
+        showNotes(); // a new day shows yesterday's times with their date
+    });
     connect(host_, &EngineHost::callStateChanged, this, &MainWindow::onCallState);
     connect(host_, &EngineHost::incomingCall, this, &MainWindow::onIncomingCall);
     connect(host_, &EngineHost::callRefused, this, [this](const QString& peer, auto reason) {
@@ -185,11 +187,17 @@ void MainWindow::onPhase() {
 void MainWindow::endCallUi() {
     ring(false);
     dialled_.clear();
+    activity_.endAll(QDateTime::currentDateTime());
+    showNotes();
     if (incoming_)
         incoming_->dismiss();
     if (callWindow_ && callWindow_->callState() != call::CallState::Ended)
         callWindow_->setCallState(call::CallState::Ended, call::EndReason::HungUpLocally);
     torStatus_->setServiceState(tor::OnionService::State::Unpublished);
+}
+
+void MainWindow::showNotes() {
+    contacts_->setNotes(activity_.notes(QDateTime::currentDateTime()));
 }
 
 // The call window and the incoming-call prompt are top-level windows without a parent: Qt blocks
@@ -217,6 +225,8 @@ void MainWindow::onCallState(call::CallState state, const QString& peer, call::E
     // An incoming call's Ringing comes before incomingCall, so before its prompt shows: whether
     // the prompt is up cannot tell whose call rings, the peer we dialled can.
     const bool ours = state != call::CallState::Ringing || peer == dialled_;
+    activity_.onCallState(state, peer, reason, peer == dialled_, QDateTime::currentDateTime());
+    showNotes();
     if (ours)
         ring(false);
     const bool prompted = incoming_ && incoming_->isVisible() && incoming_->caller() == peer;

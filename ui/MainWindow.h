@@ -2,6 +2,7 @@
 // prompt and the call window. It reaches the engine only through EngineHost.
 #pragma once
 
+#include "ContactActivity.h"
 #include "call/CallTypes.h"
 
 #include <QMainWindow>
@@ -63,6 +64,7 @@ private:
     void shareWithAccessKey();
     void showCallWindow(const QString& peer);
     void ring(bool on);
+    void showNotes();
 
     EngineHost* host_;
     IdCard* idCard_;
@@ -76,6 +78,7 @@ private:
     // The peer of the call we dialled, until it ends: the engine says Ringing for it and for an
     // incoming call alike, and only ours shows the call window while it rings.
     QString dialled_;
+    ContactActivity activity_;
     QString preset_;
     QString devices_;
     // The engine's latest error: an audio failure is reported just before the end it causes.

@@ -158,7 +158,11 @@ int main(int argc, char** argv) {
                  QTimer::singleShot(300, [&, w] {
                      save(w, outDir.filePath("call-dashboard.png"));
                      host->hangUp();
-                     QTimer::singleShot(2000, incoming);
+                     // After the call: the contact's row says when it was and how long.
+                     QTimer::singleShot(2000, [&] {
+                         save(window, outDir.filePath("main-window.png"));
+                         incoming();
+                     });
                  });
              },
              std::chrono::seconds(90 + callSeconds), QStringLiteral("the call"));
@@ -170,10 +174,7 @@ int main(int argc, char** argv) {
         [&] {
             auto* list = window->findChild<QTreeWidget*>(QStringLiteral("contactList"));
             list->setCurrentItem(list->topLevelItem(0));
-            QTimer::singleShot(1000, [&] {
-                save(window, outDir.filePath("main-window.png"));
-                call();
-            });
+            QTimer::singleShot(1000, call);
         },
         120s, QStringLiteral("the app to come online"));
     const int status = app.exec();

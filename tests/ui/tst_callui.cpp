@@ -6,7 +6,7 @@
 // dial refused for want of audio, an incoming call's warning that no microphone is there, the call
 // window closed during a call, the windows' icon, a call answered while Rename is open, the reason
 // a contacts-only ID without access keys is not online, a failed tor that does not look under way,
-// and why Call waits.
+// why Call waits, and what a contact's row says of the calls with them.
 #include "../contacts/ContactTestData.h"
 #include "OffscreenTestMain.h"
 #include "WidgetLookup.h"
@@ -380,6 +380,55 @@ private slots:
         panel.setCallingEnabled(true);
         QVERIFY(call->isEnabled());
         QCOMPARE(call->toolTip(), QStringLiteral("Call the selected contact"));
+    }
+
+    // A contact's row says what happened with them in this session: who is calling, a missed
+    // call in bold until the user calls back, then the last call and its length; a blocked
+    // contact's row says blocked.
+    void contactRowsSayWhatHappened() {
+        host_->addContact(bob_);
+        ui::MainWindow window(host_.get());
+        auto* list = find<QTreeWidget>(&window, "contactList");
+        QTRY_COMPARE(list->topLevelItemCount(), 1);
+        const auto status = [list] {
+            return list->topLevelItem(0)->text(2);
+        };
+        const auto bold = [list] {
+            return list->topLevelItem(0)->font(0).bold();
+        };
+        QCOMPARE(status(), QString());
+
+        emitState(call::CallState::Ringing, bob_.address);
+        emit host_->incomingCall(bob_.address, bob_.displayName);
+        QCOMPARE(status(), QStringLiteral("calling you…"));
+        emitState(call::CallState::Ended, bob_.address, call::EndReason::Cancelled);
+        QVERIFY2(status().startsWith(QStringLiteral("missed call ")), qPrintable(status()));
+        QVERIFY(bold());
+        // The list sent again (a rename, a block elsewhere) keeps the note.
+        emit host_->contactsChanged();
+        QVERIFY2(status().startsWith(QStringLiteral("missed call ")), qPrintable(status()));
+        QVERIFY(bold());
+
+        emitState(call::CallState::Dialing, bob_.address);
+        QCOMPARE(status(), QStringLiteral("calling…"));
+        QVERIFY(!bold());
+        emitState(call::CallState::Ringing, bob_.address);
+        QCOMPARE(status(), QStringLiteral("ringing…"));
+        emitState(call::CallState::Active, bob_.address);
+        QCOMPARE(status(), QStringLiteral("in call"));
+        emitState(call::CallState::Ended, bob_.address, call::EndReason::HungUpByPeer);
+        QVERIFY2(status().startsWith(QStringLiteral("last call ")) &&
+                     status().endsWith(QStringLiteral(", 0:00")),
+                 qPrintable(status()));
+
+        emitState(call::CallState::Dialing, bob_.address);
+        emitState(call::CallState::Ended, bob_.address, call::EndReason::Unreachable);
+        QVERIFY2(status().startsWith(QStringLiteral("not reached ")), qPrintable(status()));
+
+        host_->setBlocked(bob_.address, true);
+        QTRY_COMPARE(status(), QStringLiteral("blocked"));
+        host_->removeContact(bob_.address);
+        QTRY_COMPARE(list->topLevelItemCount(), 0);
     }
 
     // Fault: nothing set a window icon and the icon was no resource of the app: the windows, the

@@ -1,8 +1,8 @@
 // Unit tests of the GUI's pure parts: what the add-contact field (and the name beside it)
 // accepts and why it refuses, QR codes read back from the images they are drawn as, the call
 // rating and link health thresholds, settings persistence and which changes restart tor (also when
-// put off), the settings dialog's call parameters and sound test, the bridge-line check, and the
-// compiled translation.
+// put off), the settings dialog's call parameters and sound test, the bridge-line check, a
+// contact's note of the calls with them, and the compiled translation.
 #include "OffscreenTestMain.h"
 #include "WidgetLookup.h"
 #include "call/CallTypes.h"
@@ -13,6 +13,7 @@
 #include "tor/OnionIdentity.h"
 #include "ui/AppSettings.h"
 #include "ui/CallRating.h"
+#include "ui/ContactActivity.h"
 #include "ui/ContactInput.h"
 #include "ui/ContactListPanel.h"
 #include "ui/QrCode.h"
@@ -413,6 +414,64 @@ private slots:
                     .contains("not a bridge line"));
     }
 
+    // The Status column's note: what is under way, then what became of it, with the time of day
+    // (and the date once it is another day) and a finished call's length.
+    void contactActivitySaysWhatHappened() {
+        using call::CallState;
+        using call::EndReason;
+        const QDateTime nine(QDate(2026, 11, 27), QTime(21, 0));
+        const QLocale locale;
+        const QString at9 = locale.toString(nine.time(), QLocale::ShortFormat);
+        ContactActivity a;
+        const QString carol = QStringLiteral("carol"), dave = QStringLiteral("dave");
+        QCOMPARE(a.noteFor(carol, nine), ContactNote{});
+
+        a.onCallState(CallState::Ringing, carol, EndReason::None, false, nine);
+        QCOMPARE(a.noteFor(carol, nine).text, QStringLiteral("calling you…"));
+        a.onCallState(CallState::Ended, carol, EndReason::Cancelled, false, nine.addSecs(20));
+        const ContactNote missed = a.noteFor(carol, nine.addSecs(60));
+        QCOMPARE(missed.text,
+                 QStringLiteral("missed call %1")
+                     .arg(locale.toString(nine.addSecs(20).time(), QLocale::ShortFormat)));
+        QVERIFY(missed.needsAttention);
+        // An Ended that comes again (the engine's end and a tor restart) changes nothing.
+        a.onCallState(CallState::Ended, carol, EndReason::HungUpLocally, false, nine.addSecs(90));
+        QCOMPARE(a.noteFor(carol, nine.addSecs(60)), missed);
+        // The next day the time has its date.
+        QCOMPARE(a.noteFor(carol, nine.addDays(1)).text,
+                 QStringLiteral("missed call %1")
+                     .arg(locale.toString(nine.addSecs(20), QLocale::ShortFormat)));
+
+        // Calling back: the missed call gives way, and the call's length counts from Active.
+        a.onCallState(CallState::Dialing, carol, EndReason::None, true, nine.addSecs(100));
+        QCOMPARE(a.noteFor(carol, nine), ContactNote{QStringLiteral("calling…")});
+        a.onCallState(CallState::Active, carol, EndReason::None, true, nine.addSecs(110));
+        QCOMPARE(a.noteFor(carol, nine).text, QStringLiteral("in call"));
+        a.onCallState(CallState::Ended, carol, EndReason::HungUpByPeer, true,
+                      nine.addSecs(110 + 3600 + 12 * 60 + 4));
+        QCOMPARE(a.noteFor(carol, nine).text,
+                 QStringLiteral("last call %1, 1:12:04")
+                     .arg(locale.toString(nine.addSecs(110).time(), QLocale::ShortFormat)));
+
+        // Our call that did not get through says why; one they made that we declined says so.
+        a.onCallState(CallState::Dialing, dave, EndReason::None, true, nine);
+        a.onCallState(CallState::Ringing, dave, EndReason::None, true, nine);
+        QCOMPARE(a.noteFor(dave, nine).text, QStringLiteral("ringing…"));
+        a.onCallState(CallState::Ended, dave, EndReason::NoAnswer, true, nine);
+        QCOMPARE(a.noteFor(dave, nine), ContactNote{QStringLiteral("no answer %1").arg(at9)});
+        a.onCallState(CallState::Ringing, dave, EndReason::None, false, nine);
+        a.onCallState(CallState::Ended, dave, EndReason::RejectedLocally, false, nine);
+        QCOMPARE(a.noteFor(dave, nine), ContactNote{QStringLiteral("you declined %1").arg(at9)});
+
+        // Tor restarted: a call under way is over (a short one: 0:07), a caller's ring missed.
+        a.onCallState(CallState::Active, carol, EndReason::None, true, nine);
+        a.onCallState(CallState::Ringing, dave, EndReason::None, false, nine);
+        a.endAll(nine.addSecs(7));
+        QCOMPARE(a.noteFor(carol, nine).text, QStringLiteral("last call %1, 0:07").arg(at9));
+        QVERIFY(a.noteFor(dave, nine).needsAttention);
+        QCOMPARE(a.notes(nine).size(), 2);
+    }
+
     void compiledTranslationIsLoadedForTheLocale() {
         QVERIFY(installTranslations(QLocale(QLocale::English, QLocale::UnitedKingdom)).empty());
         const auto ui = [](const char* context, const char* text, int n = -1) {
@@ -424,6 +483,7 @@ private slots:
             QCOMPARE(ui("onionvoice::ui::CallWindow", "In call"), QStringLiteral("Im Gespräch"));
             QCOMPARE(ui("onionvoice::ui::IncomingCallDialog", "Unknown caller"),
                      QStringLiteral("Unbekannter Anrufer"));
+            QCOMPARE(ui("ContactActivity", "missed call %1"), QStringLiteral("Anruf verpasst %1"));
             QVERIFY(ui("CallJudgement",
                        "Other side: nothing has arrived for two seconds although %n link(s) are "
                        "open; their app or their connection may have stopped.",

@@ -37,12 +37,12 @@
         <translation>Tor ist noch nicht bereit.</translation>
     </message>
     <message>
-        <location line="+226"/>
+        <location line="+251"/>
         <source>Audio could not start: %1</source>
         <translation>Audio konnte nicht starten: %1</translation>
     </message>
     <message>
-        <location line="-377"/>
+        <location line="-401"/>
         <source>no audio device</source>
         <translation>kein Audiogerät</translation>
     </message>
@@ -225,6 +225,89 @@
         <location line="+2"/>
         <source>ended</source>
         <translation>beendet</translation>
+    </message>
+</context>
+<context>
+    <name>ContactActivity</name>
+    <message>
+        <location filename="../ContactActivity.cpp" line="+77"/>
+        <source>calling…</source>
+        <translation>ruft an…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>ringing…</source>
+        <translation>klingelt…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>calling you…</source>
+        <translation>ruft Sie an…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>in call</source>
+        <translation>im Gespräch</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>last call %1, %2</source>
+        <translation>letzter Anruf %1, %2</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>missed call %1</source>
+        <translation>Anruf verpasst %1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>you declined %1</source>
+        <translation>von Ihnen abgelehnt %1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 %2</source>
+        <translation>%1 %2</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>no answer</source>
+        <translation>keine Antwort</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>declined</source>
+        <translation>abgelehnt</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>busy</source>
+        <translation>besetzt</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>refused</source>
+        <translation>abgewiesen</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>cancelled</source>
+        <translation>abgebrochen</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>connection lost</source>
+        <translation>Verbindung verloren</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>audio failed</source>
+        <translation>Audio-Fehler</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>not reached</source>
+        <translation>nicht erreicht</translation>
     </message>
 </context>
 <context>
@@ -759,12 +842,12 @@
     </message>
     <message>
         <location line="+1"/>
-        <location line="+217"/>
+        <location line="+240"/>
         <source>B&amp;lock</source>
         <translation>&amp;Sperren</translation>
     </message>
     <message>
-        <location line="-216"/>
+        <location line="-239"/>
         <source>Re&amp;move…</source>
         <translation>Ent&amp;fernen…</translation>
     </message>
@@ -835,12 +918,12 @@
         <translation>Doppelklick auf einen Kontakt ruft ihn an</translation>
     </message>
     <message>
-        <location line="+178"/>
+        <location line="+201"/>
         <source>Call the selected contact</source>
         <translation>Den ausgewählten Kontakt anrufen</translation>
     </message>
     <message>
-        <location line="-174"/>
+        <location line="-197"/>
         <source>A blocked contact&apos;s calls are refused without ringing</source>
         <translation>Anrufe eines gesperrten Kontakts werden ohne Klingeln abgewiesen</translation>
     </message>
@@ -860,12 +943,12 @@
         <translation>(kein Name)</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+29"/>
         <source>blocked</source>
         <translation>gesperrt</translation>
     </message>
     <message>
-        <location line="+55"/>
+        <location line="+52"/>
         <source>Paste the ID or the onionvoice: link of the person you want to add.</source>
         <translation>Fügen Sie die ID oder den onionvoice:-Link der Person ein, die Sie hinzufügen möchten.</translation>
     </message>
@@ -1195,7 +1278,7 @@
         <translation>OnionVoice</translation>
     </message>
     <message>
-        <location line="+56"/>
+        <location line="+59"/>
         <source>Refused a call from %1: %2</source>
         <translation>Anruf von %1 abgewiesen: %2</translation>
     </message>
@@ -1255,7 +1338,7 @@
         <translation>&lt;b&gt;OnionVoice&lt;/b&gt;&lt;br&gt;Anonyme Sprachanrufe über Tor-Onion-Dienste. Jedes Gespräch läuft über mehrere Tor-Circuits zugleich.</translation>
     </message>
     <message>
-        <location line="+74"/>
+        <location line="+82"/>
         <source>Missed call from %1 (%2)</source>
         <translation>Verpasster Anruf von %1 (%2)</translation>
     </message>

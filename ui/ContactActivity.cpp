@@ -1,0 +1,132 @@
+// What happened with each contact in this session (see ContactActivity.h).
+#include "ContactActivity.h"
+
+#include <QLocale>
+
+namespace onionvoice::ui {
+namespace {
+
+QString lengthText(qint64 seconds) {
+    const qint64 h = seconds / 3600, m = seconds / 60 % 60, s = seconds % 60;
+    const QString ms = QStringLiteral("%1:%2")
+                           .arg(m, h > 0 ? 2 : 1, 10, QLatin1Char('0'))
+                           .arg(s, 2, 10, QLatin1Char('0'));
+    return h > 0 ? QStringLiteral("%1:%2").arg(h).arg(ms) : ms;
+}
+
+QString whenText(const QDateTime& at, const QDateTime& now) {
+    const QLocale locale;
+    return at.date() == now.date() ? locale.toString(at.time(), QLocale::ShortFormat)
+                                   : locale.toString(at, QLocale::ShortFormat);
+}
+
+} // namespace
+
+void ContactActivity::onCallState(call::CallState state, const QString& peer,
+                                  call::EndReason reason, bool outgoing, const QDateTime& at) {
+    switch (state) {
+    case call::CallState::Idle:
+        return;
+    case call::CallState::Dialing:
+        entries_[peer] = {Kind::Calling, at};
+        return;
+    case call::CallState::Ringing:
+        entries_[peer] = {outgoing ? Kind::RingingThem : Kind::CallingYou, at};
+        return;
+    case call::CallState::Active:
+        entries_[peer] = {Kind::InCall, at};
+        return;
+    case call::CallState::Ended:
+        break;
+    }
+    const auto it = entries_.find(peer);
+    if (it == entries_.end())
+        return;
+    Entry& e = *it;
+    switch (e.kind) {
+    case Kind::InCall:
+        e = {Kind::LastCall, e.at, std::max<qint64>(e.at.secsTo(at), 0)};
+        return;
+    case Kind::CallingYou:
+        e = {reason == call::EndReason::RejectedLocally ? Kind::Declined : Kind::Missed, at};
+        return;
+    case Kind::Calling:
+    case Kind::RingingThem:
+        e = {Kind::NotReached, at, 0, reason};
+        return;
+    case Kind::LastCall:
+    case Kind::Missed:
+    case Kind::Declined:
+    case Kind::NotReached:
+        return; // ended already
+    }
+}
+
+void ContactActivity::endAll(const QDateTime& at) {
+    for (auto it = entries_.begin(); it != entries_.end(); ++it)
+        onCallState(call::CallState::Ended, it.key(), call::EndReason::HungUpLocally,
+                    it->kind != Kind::CallingYou, at);
+}
+
+ContactNote ContactActivity::noteFor(const QString& address, const QDateTime& now) const {
+    const auto it = entries_.constFind(address);
+    if (it == entries_.constEnd())
+        return {};
+    const Entry& e = *it;
+    switch (e.kind) {
+    case Kind::Calling:
+        return {tr("calling…")};
+    case Kind::RingingThem:
+        return {tr("ringing…")};
+    case Kind::CallingYou:
+        return {tr("calling you…")};
+    case Kind::InCall:
+        return {tr("in call")};
+    case Kind::LastCall:
+        return {tr("last call %1, %2").arg(whenText(e.at, now), lengthText(e.seconds))};
+    case Kind::Missed:
+        return {tr("missed call %1").arg(whenText(e.at, now)), true};
+    case Kind::Declined:
+        return {tr("you declined %1").arg(whenText(e.at, now))};
+    case Kind::NotReached:
+        return {tr("%1 %2").arg(reasonText(e.reason), whenText(e.at, now))};
+    }
+    return {};
+}
+
+QHash<QString, ContactNote> ContactActivity::notes(const QDateTime& now) const {
+    QHash<QString, ContactNote> all;
+    for (auto it = entries_.constBegin(); it != entries_.constEnd(); ++it)
+        all.insert(it.key(), noteFor(it.key(), now));
+    return all;
+}
+
+// Why our call did not get through, in a word or two (call::describe says it at length).
+QString ContactActivity::reasonText(call::EndReason reason) {
+    switch (reason) {
+    case call::EndReason::NoAnswer:
+        return tr("no answer");
+    case call::EndReason::RejectedByPeer:
+        return tr("declined");
+    case call::EndReason::Busy:
+        return tr("busy");
+    case call::EndReason::NotAccepted:
+        return tr("refused");
+    case call::EndReason::HungUpLocally:
+    case call::EndReason::Cancelled:
+        return tr("cancelled");
+    case call::EndReason::NetworkFailure:
+        return tr("connection lost");
+    case call::EndReason::AudioFailed:
+        return tr("audio failed");
+    case call::EndReason::None:
+    case call::EndReason::HungUpByPeer:
+    case call::EndReason::RejectedLocally:
+    case call::EndReason::Unreachable:
+    case call::EndReason::ProtocolError:
+        break;
+    }
+    return tr("not reached");
+}
+
+} // namespace onionvoice::ui

@@ -1,0 +1,58 @@
+// What happened with each contact in this session, for the contact list's Status column: a call
+// under way, a missed call, the last call and how long it lasted, a call that did not get
+// through and why. Kept in memory only: an anonymous calling app writes no call log to disk.
+#pragma once
+
+#include "call/CallTypes.h"
+
+#include <QCoreApplication>
+#include <QDateTime>
+#include <QHash>
+#include <QString>
+
+namespace onionvoice::ui {
+
+struct ContactNote {
+    QString text;
+    bool needsAttention = false; // a missed call: shown until the user calls back
+    friend bool operator==(const ContactNote&, const ContactNote&) = default;
+};
+
+class ContactActivity {
+    Q_DECLARE_TR_FUNCTIONS(ContactActivity)
+public:
+    // One of the engine's call states for `peer` at `at`. `outgoing` tells our call from theirs
+    // (the engine says Ringing for both).
+    void onCallState(call::CallState state, const QString& peer, call::EndReason reason,
+                     bool outgoing, const QDateTime& at);
+    // The engine went away (tor restarted): a call under way is over.
+    void endAll(const QDateTime& at);
+    // The note for `address`, empty when nothing happened; times are shown as the time of day
+    // when they fall on `now`'s date, else with their date.
+    ContactNote noteFor(const QString& address, const QDateTime& now) const;
+    // Every contact's note that is not empty.
+    QHash<QString, ContactNote> notes(const QDateTime& now) const;
+
+private:
+    enum class Kind {
+        Calling,
+        RingingThem,
+        CallingYou,
+        InCall,
+        LastCall,
+        Missed,
+        Declined,
+        NotReached
+    };
+    struct Entry {
+        Kind kind = Kind::Calling;
+        QDateTime at;       // when the call began (or, for an unanswered one, ended)
+        qint64 seconds = 0; // a finished call's length
+        call::EndReason reason = call::EndReason::None;
+    };
+    static QString reasonText(call::EndReason reason);
+
+    QHash<QString, Entry> entries_;
+};
+
+} // namespace onionvoice::ui
