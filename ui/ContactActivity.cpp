@@ -62,6 +62,17 @@ void ContactActivity::onCallState(call::CallState state, const QString& peer,
     }
 }
 
+bool ContactActivity::underWay(Kind kind) {
+    return kind == Kind::Calling || kind == Kind::RingingThem || kind == Kind::CallingYou ||
+           kind == Kind::InCall;
+}
+
+void ContactActivity::onRefused(const QString& peer, call::EndReason reason, const QDateTime& at) {
+    const auto it = entries_.constFind(peer);
+    if (reason == call::EndReason::Busy && (it == entries_.constEnd() || !underWay(it->kind)))
+        entries_[peer] = {Kind::Missed, at};
+}
+
 void ContactActivity::endAll(const QDateTime& at) {
     for (auto it = entries_.begin(); it != entries_.end(); ++it)
         onCallState(call::CallState::Ended, it.key(), call::EndReason::HungUpLocally,

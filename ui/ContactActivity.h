@@ -25,6 +25,9 @@ public:
     // (the engine says Ringing for both).
     void onCallState(call::CallState state, const QString& peer, call::EndReason reason,
                      bool outgoing, const QDateTime& at);
+    // The engine refused a call from `peer` on its own: a contact who called while we were in
+    // another call (Busy) is a missed call.
+    void onRefused(const QString& peer, call::EndReason reason, const QDateTime& at);
     // The engine went away (tor restarted): a call under way is over.
     void endAll(const QDateTime& at);
     // The note for `address`, empty when nothing happened; times are shown as the time of day
@@ -51,6 +54,7 @@ private:
         call::EndReason reason = call::EndReason::None;
     };
     static QString reasonText(call::EndReason reason);
+    static bool underWay(Kind kind);
 
     QHash<QString, Entry> entries_;
 };

@@ -88,6 +88,8 @@ MainWindow::MainWindow(EngineHost* host, QWidget* parent)
     connect(host_, &EngineHost::callStateChanged, this, &MainWindow::onCallState);
     connect(host_, &EngineHost::incomingCall, this, &MainWindow::onIncomingCall);
     connect(host_, &EngineHost::callRefused, this, [this](const QString& peer, auto reason) {
+        activity_.onRefused(peer, reason, QDateTime::currentDateTime());
+        showNotes();
         statusBar()->showMessage(
             tr("Refused a call from %1: %2").arg(shortAddress(peer), call::describe(reason)),
             10000);

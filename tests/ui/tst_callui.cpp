@@ -425,8 +425,14 @@ private slots:
         emitState(call::CallState::Ended, bob_.address, call::EndReason::Unreachable);
         QVERIFY2(status().startsWith(QStringLiteral("not reached ")), qPrintable(status()));
 
+        // Bob called while we were in another call and heard "busy": a missed call too.
+        emit host_->callRefused(bob_.address, call::EndReason::Busy);
+        QVERIFY2(status().startsWith(QStringLiteral("missed call ")), qPrintable(status()));
+        QVERIFY(bold());
+
         host_->setBlocked(bob_.address, true);
         QTRY_COMPARE(status(), QStringLiteral("blocked"));
+        QVERIFY(!bold());
         host_->removeContact(bob_.address);
         QTRY_COMPARE(list->topLevelItemCount(), 0);
     }

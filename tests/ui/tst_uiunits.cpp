@@ -463,13 +463,26 @@ private slots:
         a.onCallState(CallState::Ended, dave, EndReason::RejectedLocally, false, nine);
         QCOMPARE(a.noteFor(dave, nine), ContactNote{QStringLiteral("you declined %1").arg(at9)});
 
+        // A contact who called while we were in a call with another heard "busy": missed. A
+        // refusal of the peer of the call under way (a stray twin) leaves that call alone.
+        const QString erin = QStringLiteral("erin");
+        a.onRefused(erin, EndReason::Busy, nine);
+        QCOMPARE(a.noteFor(erin, nine),
+                 (ContactNote{QStringLiteral("missed call %1").arg(at9), true}));
+        a.onRefused(QStringLiteral("frank"), EndReason::NotAccepted, nine);
+        QCOMPARE(a.noteFor(QStringLiteral("frank"), nine), ContactNote{});
+        a.onCallState(CallState::Active, erin, EndReason::None, true, nine);
+        a.onRefused(erin, EndReason::Busy, nine);
+        QCOMPARE(a.noteFor(erin, nine).text, QStringLiteral("in call"));
+        a.onCallState(CallState::Ended, erin, EndReason::HungUpLocally, true, nine);
+
         // Tor restarted: a call under way is over (a short one: 0:07), a caller's ring missed.
         a.onCallState(CallState::Active, carol, EndReason::None, true, nine);
         a.onCallState(CallState::Ringing, dave, EndReason::None, false, nine);
         a.endAll(nine.addSecs(7));
         QCOMPARE(a.noteFor(carol, nine).text, QStringLiteral("last call %1, 0:07").arg(at9));
         QVERIFY(a.noteFor(dave, nine).needsAttention);
-        QCOMPARE(a.notes(nine).size(), 2);
+        QCOMPARE(a.notes(nine).size(), 3);
     }
 
     void compiledTranslationIsLoadedForTheLocale() {

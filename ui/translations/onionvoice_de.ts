@@ -230,7 +230,7 @@
 <context>
     <name>ContactActivity</name>
     <message>
-        <location filename="../ContactActivity.cpp" line="+77"/>
+        <location filename="../ContactActivity.cpp" line="+89"/>
         <source>calling…</source>
         <translation>ruft an…</translation>
     </message>
@@ -821,7 +821,7 @@
 <context>
     <name>onionvoice::ui::ContactListPanel</name>
     <message>
-        <location filename="../ContactListPanel.cpp" line="+30"/>
+        <location filename="../ContactListPanel.cpp" line="+31"/>
         <source>&amp;Add</source>
         <translation>Hin&amp;zufügen</translation>
     </message>
@@ -842,12 +842,12 @@
     </message>
     <message>
         <location line="+1"/>
-        <location line="+240"/>
+        <location line="+242"/>
         <source>B&amp;lock</source>
         <translation>&amp;Sperren</translation>
     </message>
     <message>
-        <location line="-239"/>
+        <location line="-241"/>
         <source>Re&amp;move…</source>
         <translation>Ent&amp;fernen…</translation>
     </message>
@@ -918,12 +918,12 @@
         <translation>Doppelklick auf einen Kontakt ruft ihn an</translation>
     </message>
     <message>
-        <location line="+201"/>
+        <location line="+203"/>
         <source>Call the selected contact</source>
         <translation>Den ausgewählten Kontakt anrufen</translation>
     </message>
     <message>
-        <location line="-197"/>
+        <location line="-199"/>
         <source>A blocked contact&apos;s calls are refused without ringing</source>
         <translation>Anrufe eines gesperrten Kontakts werden ohne Klingeln abgewiesen</translation>
     </message>
@@ -943,7 +943,7 @@
         <translation>(kein Name)</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+31"/>
         <source>blocked</source>
         <translation>gesperrt</translation>
     </message>
@@ -1278,7 +1278,7 @@
         <translation>OnionVoice</translation>
     </message>
     <message>
-        <location line="+59"/>
+        <location line="+60"/>
         <source>Refused a call from %1: %2</source>
         <translation>Anruf von %1 abgewiesen: %2</translation>
     </message>
