@@ -147,12 +147,10 @@ bool CallEngine::setCallState(CallState state) {
 }
 
 void CallEngine::armTimeout(std::chrono::milliseconds after, EndReason reason) {
-    if (!call_->timeout) {
-        call_->timeout = std::make_unique<QTimer>();
-        call_->timeout->setSingleShot(true);
-    }
+    if (!call_->timeout)
+        call_->timeout = std::make_unique<SleepAwareTimer>();
     call_->timeout->disconnect();
-    connect(call_->timeout.get(), &QTimer::timeout, this, [this, reason] {
+    connect(call_->timeout.get(), &SleepAwareTimer::timeout, this, [this, reason] {
         if (call_ && call_->direction == CallDirection::Incoming && reason == EndReason::NoAnswer)
             call_->sendHandshake(encodeHandshake(Refusal{RefusalReason::NoAnswer}));
         end(reason);

@@ -10,6 +10,7 @@
 #include "RecordSealer.h"
 #include "SendLateness.h"
 #include "SilentLinkWatch.h"
+#include "SleepAwareTimer.h"
 #include "SleepCountingClock.h"
 #include "media/AudioEngine.h"
 #include "multipath/MultipathEndpoint.h"
@@ -17,7 +18,6 @@
 
 #include <QElapsedTimer>
 #include <QPointer>
-#include <QTimer>
 #include <array>
 #include <chrono>
 #include <memory>
@@ -125,7 +125,7 @@ public:
     std::int64_t snapshotIntervalStartMs = 0; // frames arriving after it belong to the next one
     SendLateness sendLateness;
     std::array<TokenBucket, multipath::kMaxLinks> recordBudget{};
-    std::unique_ptr<QTimer> timeout;
+    std::unique_ptr<SleepAwareTimer> timeout; // dial and ring timeouts
 };
 
 } // namespace onionvoice::call

@@ -101,13 +101,16 @@ void IncomingLinks::joinRing(net::OnionLink* link, const RingKey& ring) {
 std::shared_ptr<IncomingLinks::DecoyRing>
 IncomingLinks::startRing(const RingKey& key, std::chrono::milliseconds length, int twins) {
     ++counters_.decoyRings;
-    auto ring = std::make_shared<DecoyRing>(DecoyRing{key, twins});
+    auto ring = std::make_shared<DecoyRing>(
+        DecoyRing{key, twins, std::unique_ptr<SleepAwareTimer, DeleteLater>(new SleepAwareTimer)});
     // One timer for the whole ring: its links hear NoAnswer together, as a real ring's do (timers
     // of their own, coarse ones, ended a twin up to a second apart from the link that rang).
-    QTimer::singleShot(length, this, [this, weak = std::weak_ptr<DecoyRing>(ring)] {
-        if (const auto ringing = weak.lock())
-            endRing(ringing.get(), RingEnd::NoAnswer);
-    });
+    connect(ring->timer.get(), &SleepAwareTimer::timeout, this,
+            [this, weak = std::weak_ptr<DecoyRing>(ring)] {
+                if (const auto ringing = weak.lock())
+                    endRing(ringing.get(), RingEnd::NoAnswer);
+            });
+    ring->timer->start(length);
     return ring;
 }
 

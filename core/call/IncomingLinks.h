@@ -11,6 +11,7 @@
 
 #include "CallTypes.h"
 #include "Handshake.h"
+#include "SleepAwareTimer.h"
 #include "net/OnionLink.h"
 
 #include <QHash>
@@ -83,9 +84,16 @@ private:
     void onFirstRecord(net::OnionLink* link, const QByteArray& record);
     // Removes a link from the unproven ones; false when it was not among them.
     bool forget(net::OnionLink* link);
+    // Its timer goes with deleteLater: the ring ends (and is freed) inside the timer's signal.
+    struct DeleteLater {
+        void operator()(QObject* object) const { object->deleteLater(); }
+    };
     struct DecoyRing {
         RingKey key;
         int twins = 0;
+        // A real ring's timer (CallEngine::armTimeout): one that counted a suspend differently
+        // would tell the caller which ring it heard.
+        std::unique_ptr<SleepAwareTimer, DeleteLater> timer;
     };
     std::shared_ptr<DecoyRing> find(const RingKey& key) const;
     // A decoy ring of `length`, counted; NoAnswer on all its links when the time is up.
