@@ -39,10 +39,12 @@ void ContactActivity::onCallState(call::CallState state, const QString& peer,
     case call::CallState::Ended:
         break;
     }
-    const auto it = entries_.find(peer);
-    if (it == entries_.end())
-        return;
-    Entry& e = *it;
+    if (const auto it = entries_.find(peer); it != entries_.end())
+        finish(*it, reason, at);
+}
+
+// What a call under way became when it ended; an ended one stays as it is.
+void ContactActivity::finish(Entry& e, call::EndReason reason, const QDateTime& at) {
     switch (e.kind) {
     case Kind::InCall:
         e = {Kind::LastCall, e.at, std::max<qint64>(e.at.secsTo(at), 0)};
@@ -58,7 +60,7 @@ void ContactActivity::onCallState(call::CallState state, const QString& peer,
     case Kind::Missed:
     case Kind::Declined:
     case Kind::NotReached:
-        return; // ended already
+        return;
     }
 }
 
@@ -74,9 +76,8 @@ void ContactActivity::onRefused(const QString& peer, call::EndReason reason, con
 }
 
 void ContactActivity::endAll(const QDateTime& at) {
-    for (auto it = entries_.begin(); it != entries_.end(); ++it)
-        onCallState(call::CallState::Ended, it.key(), call::EndReason::HungUpLocally,
-                    it->kind != Kind::CallingYou, at);
+    for (Entry& e : entries_)
+        finish(e, call::EndReason::HungUpLocally, at);
 }
 
 ContactNote ContactActivity::noteFor(const QString& address, const QDateTime& now) const {

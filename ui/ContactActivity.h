@@ -53,6 +53,7 @@ private:
         qint64 seconds = 0; // a finished call's length
         call::EndReason reason = call::EndReason::None;
     };
+    static void finish(Entry& e, call::EndReason reason, const QDateTime& at);
     static QString reasonText(call::EndReason reason);
     static bool underWay(Kind kind);
 
