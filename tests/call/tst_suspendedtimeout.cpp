@@ -37,7 +37,7 @@ private slots:
         QVERIFY(probe.waitForStarted());
         QByteArray said;
         // Gathered: QTRY_VERIFY evaluates its condition once more after it held.
-        QTRY_VERIFY((said += probe.readAllStandardOutput()).contains("armed"));
+        QTRY_VERIFY_WITH_TIMEOUT((said += probe.readAllStandardOutput()).contains("armed"), 30000);
 
         constexpr auto stop = 22s; // the lid closed for longer than what is left of the timeout
         QCOMPARE(::kill(pid_t(probe.processId()), SIGSTOP), 0);
