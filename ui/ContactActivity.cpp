@@ -50,7 +50,11 @@ void ContactActivity::finish(Entry& e, call::EndReason reason, const QDateTime& 
         e = {Kind::LastCall, e.at, std::max<qint64>(e.at.secsTo(at), 0)};
         return;
     case Kind::CallingYou:
-        e = {reason == call::EndReason::RejectedLocally ? Kind::Declined : Kind::Missed, at};
+        // Answered, but the call could not start: not a call the user missed.
+        if (reason == call::EndReason::AudioFailed || reason == call::EndReason::ProtocolError)
+            e = {Kind::NotReached, at, 0, reason};
+        else
+            e = {reason == call::EndReason::RejectedLocally ? Kind::Declined : Kind::Missed, at};
         return;
     case Kind::Calling:
     case Kind::RingingThem:
@@ -101,7 +105,8 @@ ContactNote ContactActivity::noteFor(const QString& address, const QDateTime& no
     case Kind::Declined:
         return {tr("you declined %1").arg(whenText(e.at, now))};
     case Kind::NotReached:
-        return {tr("%1 %2").arg(reasonText(e.reason), whenText(e.at, now))};
+        return {tr("%1 %2", "why the call did not get through, then when")
+                    .arg(reasonText(e.reason), whenText(e.at, now))};
     }
     return {};
 }
@@ -113,7 +118,8 @@ QHash<QString, ContactNote> ContactActivity::notes(const QDateTime& now) const {
     return all;
 }
 
-// Why our call did not get through, in a word or two (call::describe says it at length).
+// Why a call did not get through (or could not start), in a word or two (call::describe says it at
+// length).
 QString ContactActivity::reasonText(call::EndReason reason) {
     switch (reason) {
     case call::EndReason::NoAnswer:
@@ -131,11 +137,12 @@ QString ContactActivity::reasonText(call::EndReason reason) {
         return tr("connection lost");
     case call::EndReason::AudioFailed:
         return tr("audio failed");
+    case call::EndReason::ProtocolError:
+        return tr("failed");
     case call::EndReason::None:
     case call::EndReason::HungUpByPeer:
     case call::EndReason::RejectedLocally:
     case call::EndReason::Unreachable:
-    case call::EndReason::ProtocolError:
         break;
     }
     return tr("not reached");

@@ -14,7 +14,7 @@ namespace onionvoice::ui {
 
 struct ContactNote {
     QString text;
-    bool needsAttention = false; // a missed call: shown until the user calls back
+    bool needsAttention = false; // a missed call: shown until the next call with them
     friend bool operator==(const ContactNote&, const ContactNote&) = default;
 };
 
@@ -33,7 +33,7 @@ public:
     // The note for `address`, empty when nothing happened; times are shown as the time of day
     // when they fall on `now`'s date, else with their date.
     ContactNote noteFor(const QString& address, const QDateTime& now) const;
-    // Every contact's note that is not empty.
+    // Every note there is, by address (a caller who is not a contact too: only contacts have rows).
     QHash<QString, ContactNote> notes(const QDateTime& now) const;
 
 private:

@@ -83,7 +83,7 @@ MainWindow::MainWindow(EngineHost* host, QWidget* parent)
     connect(host_, &EngineHost::serviceStateChanged, torStatus_, &TorStatusPanel::setServiceState);
     connect(host_, &EngineHost::contactsChanged, this, [this] {
         contacts_->setContacts(host_->contacts());
-        showNotes(); // a new day shows yesterday's times with their date
+        showNotes(); // a time of an earlier day gets its date when the notes are shown again
     });
     connect(host_, &EngineHost::callStateChanged, this, &MainWindow::onCallState);
     connect(host_, &EngineHost::incomingCall, this, &MainWindow::onIncomingCall);

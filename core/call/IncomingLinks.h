@@ -16,20 +16,12 @@
 
 #include <QHash>
 #include <QObject>
-#include <algorithm>
 #include <chrono>
 #include <deque>
 #include <memory>
 #include <vector>
 
 namespace onionvoice::call {
-
-// What is left of a ring of `ringTimeout` that has rung for `rang`, never less than nothing: a
-// ring displaced by a contact's call goes on for this long, so it ends when it would have anyway.
-constexpr std::chrono::milliseconds ringTimeLeft(std::chrono::milliseconds ringTimeout,
-                                                 std::chrono::milliseconds rang) {
-    return std::max(ringTimeout - rang, std::chrono::milliseconds(0));
-}
 
 // Which ring a Hello belongs to: its caller and its ephemeral key. A caller whose handshake link
 // is slow to open dials a second attempt beside it (net::LinkPoolConfig::firstHedgeDelay), each

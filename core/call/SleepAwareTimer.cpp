@@ -12,7 +12,8 @@ constexpr std::chrono::milliseconds kLongestPoll{1000};
 
 SleepAwareTimer::SleepAwareTimer(Clock clock, QObject* parent)
     : QObject(parent)
-    , clock_(std::move(clock)) {
+    , clock_(std::move(clock))
+    , poll_(this) {
     poll_.setSingleShot(true);
     poll_.setTimerType(Qt::PreciseTimer);
     connect(&poll_, &QTimer::timeout, this, &SleepAwareTimer::check);
@@ -25,6 +26,13 @@ void SleepAwareTimer::start(std::chrono::milliseconds after) {
 
 void SleepAwareTimer::stop() {
     poll_.stop();
+}
+
+std::chrono::milliseconds SleepAwareTimer::remaining() const {
+    if (!poll_.isActive())
+        return std::chrono::milliseconds{0};
+    const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline_ - clock_());
+    return std::max(left, std::chrono::milliseconds{0});
 }
 
 void SleepAwareTimer::pollUntilDeadline() {

@@ -24,6 +24,10 @@ public:
     void start(std::chrono::milliseconds after);
     void stop();
     bool isActive() const { return poll_.isActive(); }
+    // What is left until it fires, counting a suspend; nothing once it fired or was stopped. A
+    // stranger's ring displaced by a contact's call rings on for this long, so that it ends when
+    // it would have anyway.
+    std::chrono::milliseconds remaining() const;
 
 signals:
     void timeout();

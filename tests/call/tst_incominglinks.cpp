@@ -1,7 +1,7 @@
 // Unit tests of IncomingLinks over a real unix-socket LinkListener (the listener behind the onion
 // service): silent streams cannot pile up, and cannot keep a genuine caller out; a decoy ring ends
-// as a real one does; a displaced ring rings on for what is left of its time (ringTimeLeft); a
-// decoy ring's twins end with it.
+// as a real one does; a displaced ring ends as NoAnswer when its time is up; a decoy ring's twins
+// end with it.
 #include "call/CallSession.h"
 #include "call/IncomingLinks.h"
 #include "multipath/Record.h"
@@ -135,16 +135,6 @@ private slots:
         prober.write(sent);
         QTRY_COMPARE_WITH_TIMEOUT(prober.state(), QLocalSocket::UnconnectedState, 5000);
         QCOMPARE(prober.readAll(), QByteArray()); // no NoAnswer: a real ring says nothing more
-    }
-
-    // What a displaced ring has left, on injected times: the rest of its time, never less than
-    // nothing (a ring displaced after its time was up ends at once).
-    void ringTimeLeftIsTheRestOfTheRing() {
-        QCOMPARE(ringTimeLeft(8s, 0ms), 8s);
-        QCOMPARE(ringTimeLeft(8s, 3s), 5s);
-        QCOMPARE(ringTimeLeft(8s, 7999ms), 1ms);
-        QCOMPARE(ringTimeLeft(8s, 8s), 0ms);
-        QCOMPARE(ringTimeLeft(8s, 20s), 0ms);
     }
 
     // Attack: a stranger's ring displaced by a contact's call heard NoAnswer at once, where an

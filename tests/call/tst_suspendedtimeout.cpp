@@ -40,10 +40,13 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT((said += probe.readAllStandardOutput()).contains("armed"), 30000);
 
         constexpr auto stop = 22s; // the lid closed for longer than what is left of the timeout
-        QCOMPARE(::kill(pid_t(probe.processId()), SIGSTOP), 0);
+        // A probe that exited has no pid, and kill(0) would stop this test's whole process group.
+        const auto pid = pid_t(probe.processId());
+        QVERIFY(probe.state() == QProcess::Running && pid > 0);
+        QCOMPARE(::kill(pid, SIGSTOP), 0);
         std::this_thread::sleep_for(stop);
         setBehind(std::chrono::nanoseconds(stop).count());
-        QCOMPARE(::kill(pid_t(probe.processId()), SIGCONT), 0);
+        QCOMPARE(::kill(pid, SIGCONT), 0);
 
         QVERIFY(probe.waitForFinished(40000));
         said += probe.readAllStandardOutput();

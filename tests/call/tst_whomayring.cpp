@@ -60,8 +60,9 @@ private slots:
     // A contact's call displaces a stranger's ring. Attack: the displaced stranger heard NoAnswer
     // at once, where an unanswered ring lasts its full time, and so learnt the moment a contact
     // of ours called; now its ring goes on to its end. Bob hands it to the rings that go on
-    // unanswered (counted with the decoy rings); how long it goes on (ringTimeLeft) and that it
-    // then ends as NoAnswer (IncomingLinks::letRingOn) are tested in tst_incominglinks.
+    // unanswered (counted with the decoy rings); how long it goes on (the rest of its ring's
+    // timer, tst_sleepawaretimer remainingCountsASuspend) and that it then ends as NoAnswer
+    // (IncomingLinks::letRingOn, tst_incominglinks) are tested there.
     void contactGetsThrough() {
         Party& alice = party("alice");
         Party& bob = party("bob");

@@ -24,6 +24,7 @@
 #include <QLabel>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QStatusBar>
 #include <QTemporaryDir>
@@ -417,8 +418,9 @@ private slots:
         emitState(call::CallState::Active, bob_.address);
         QCOMPARE(status(), QStringLiteral("in call"));
         emitState(call::CallState::Ended, bob_.address, call::EndReason::HungUpByPeer);
-        QVERIFY2(status().startsWith(QStringLiteral("last call ")) &&
-                     status().endsWith(QStringLiteral(", 0:00")),
+        QVERIFY2(QRegularExpression(QStringLiteral("^last call .+, \\d+:\\d\\d$"))
+                     .match(status())
+                     .hasMatch(),
                  qPrintable(status()));
 
         emitState(call::CallState::Dialing, bob_.address);

@@ -462,6 +462,10 @@ private slots:
         a.onCallState(CallState::Ringing, dave, EndReason::None, false, nine);
         a.onCallState(CallState::Ended, dave, EndReason::RejectedLocally, false, nine);
         QCOMPARE(a.noteFor(dave, nine), ContactNote{QStringLiteral("you declined %1").arg(at9)});
+        // Answered, and the microphone would not start: not a missed call.
+        a.onCallState(CallState::Ringing, dave, EndReason::None, false, nine);
+        a.onCallState(CallState::Ended, dave, EndReason::AudioFailed, false, nine);
+        QCOMPARE(a.noteFor(dave, nine), ContactNote{QStringLiteral("audio failed %1").arg(at9)});
 
         // A contact who called while we were in a call with another heard "busy": missed. A
         // refusal of the peer of the call under way (a stray twin) leaves that call alone.

@@ -22,7 +22,7 @@
 <context>
     <name>CallEngine</name>
     <message>
-        <location filename="../../core/call/CallEngine.cpp" line="+173"/>
+        <location filename="../../core/call/CallEngine.cpp" line="+171"/>
         <source>A call is already under way.</source>
         <translation>Es läuft bereits ein Anruf.</translation>
     </message>
@@ -42,7 +42,7 @@
         <translation>Audio konnte nicht starten: %1</translation>
     </message>
     <message>
-        <location line="-401"/>
+        <location line="-399"/>
         <source>no audio device</source>
         <translation>kein Audiogerät</translation>
     </message>
@@ -230,7 +230,7 @@
 <context>
     <name>ContactActivity</name>
     <message>
-        <location filename="../ContactActivity.cpp" line="+89"/>
+        <location filename="../ContactActivity.cpp" line="+94"/>
         <source>calling…</source>
         <translation>ruft an…</translation>
     </message>
@@ -267,10 +267,11 @@
     <message>
         <location line="+2"/>
         <source>%1 %2</source>
+        <comment>why the call did not get through, then when</comment>
         <translation>%1 %2</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+18"/>
         <source>no answer</source>
         <translation>keine Antwort</translation>
     </message>
@@ -305,7 +306,12 @@
         <translation>Audio-Fehler</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+2"/>
+        <source>failed</source>
+        <translation>fehlgeschlagen</translation>
+    </message>
+    <message>
+        <location line="+7"/>
         <source>not reached</source>
         <translation>nicht erreicht</translation>
     </message>
