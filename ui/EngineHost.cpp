@@ -34,47 +34,57 @@ void EngineHost::start(call::EngineConfig config) {
     // A running engine is stopped on its own thread first: waiting here for its tor to exit
     // would stall the window (Retry, a settings change).
     callState_ = call::CallState::Idle;
+    const quint64 generation = ++generation_;
     setPhase(Phase::Starting);
-    QMetaObject::invokeMethod(worker_, [this, config = std::move(config)]() mutable {
+    QMetaObject::invokeMethod(worker_, [this, generation, config = std::move(config)]() mutable {
         disposeEngine();
         engine_ = new call::CallEngine(std::move(config));
-        // Signal to signal: the host lives on the GUI thread, so each emission is queued there.
-        connect(engine_, &call::CallEngine::torStateChanged, this, &EngineHost::torStateChanged);
-        connect(engine_, &call::CallEngine::serviceStateChanged, this,
-                &EngineHost::serviceStateChanged);
-        // A functor with the host as context runs on the GUI thread too.
-        connect(engine_, &call::CallEngine::callStateChanged, this, [this](auto s, auto p, auto r) {
-            callState_ = s == call::CallState::Ended ? call::CallState::Idle : s;
-            emit callStateChanged(s, p, r);
-        });
-        connect(engine_, &call::CallEngine::incomingCall, this, &EngineHost::incomingCall);
-        connect(engine_, &call::CallEngine::callRefused, this, &EngineHost::callRefused);
-        connect(engine_, &call::CallEngine::statisticsChanged, this,
-                &EngineHost::statisticsChanged);
-        connect(engine_, &call::CallEngine::errorOccurred, this, &EngineHost::errorOccurred);
+        relay(engine_, &call::CallEngine::torStateChanged, generation,
+              &EngineHost::torStateChanged);
+        relay(engine_, &call::CallEngine::serviceStateChanged, generation,
+              &EngineHost::serviceStateChanged);
+        relay(engine_, &call::CallEngine::callStateChanged, generation,
+              [this](call::CallState s, const QString& p, call::EndReason r) {
+                  callState_ = s == call::CallState::Ended ? call::CallState::Idle : s;
+                  emit callStateChanged(s, p, r);
+              });
+        relay(engine_, &call::CallEngine::incomingCall, generation, &EngineHost::incomingCall);
+        relay(engine_, &call::CallEngine::callRefused, generation, &EngineHost::callRefused);
+        relay(engine_, &call::CallEngine::statisticsChanged, generation,
+              &EngineHost::statisticsChanged);
+        relay(engine_, &call::CallEngine::errorOccurred, generation, &EngineHost::errorOccurred);
         QString error;
         const bool ok = engine_->start(&error);
         if (ok) {
-            connect(engine_->torLauncher(), &tor::TorLauncher::logLine, this,
-                    &EngineHost::torLogLine);
             tor::TorLauncher* launcher = engine_->torLauncher();
+            relay(launcher, &tor::TorLauncher::logLine, generation, &EngineHost::torLogLine);
             // Runs on the engine thread (the launcher's), where its failure reason may be read.
+            const auto reportFailure = [this, generation, launcher] {
+                onGuiThread(generation,
+                            [this, reason = launcher->failureReason()] { emit torFailed(reason); });
+            };
             connect(launcher, &tor::TorLauncher::stateChanged, launcher,
-                    [this, launcher](tor::TorLauncher::State state) {
+                    [reportFailure](tor::TorLauncher::State state) {
                         if (state == tor::TorLauncher::State::Failed)
-                            emit torFailed(launcher->failureReason());
+                            reportFailure();
                     });
             // A tor not found, or one that reports no usable version, fails inside start(),
             // before the connection above could hear it.
             if (launcher->state() == tor::TorLauncher::State::Failed)
-                emit torFailed(launcher->failureReason());
+                reportFailure();
             publishContacts(*engine_);
         }
-        const QString address = engine_->address();
-        QMetaObject::invokeMethod(this, [this, ok, error, address] {
+        onGuiThread(generation, [this, ok, error, address = engine_->address()] {
             address_ = address;
             setPhase(ok ? Phase::Running : Phase::Failed, error);
         });
+    });
+}
+
+void EngineHost::onGuiThread(quint64 generation, std::function<void()> work) {
+    QMetaObject::invokeMethod(this, [this, generation, work = std::move(work)] {
+        if (generation == generation_)
+            work();
     });
 }
 
@@ -90,9 +100,10 @@ void EngineHost::stop() {
 void EngineHost::disposeEngine() {
     if (!engine_)
         return;
-    // Stopped while still connected: stop() ends the call, and the GUI must hear that Ended (or a
-    // restart leaves the call window "In call" and the prompt ringing). Disconnected only then:
-    // nothing the engine says while it is deleted may pass for the next engine's news.
+    // Stopped while still connected: stop() ends the call, and on closing the GUI must hear that
+    // Ended. On a restart the host drops it with everything else this engine queued (relay), and
+    // the window ends the call's UI when the new engine starts. Disconnected only then: nothing
+    // the engine says while it is deleted may pass for the next engine's news.
     engine_->stop();
     engine_->disconnect(this);
     delete engine_;

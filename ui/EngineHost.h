@@ -10,6 +10,7 @@
 #include <QThread>
 #include <functional>
 #include <optional>
+#include <type_traits>
 
 namespace onionvoice::ui {
 
@@ -83,9 +84,29 @@ private:
     void changeContact(const QString& address,
                        std::function<bool(contacts::ContactBook&, QString* error)> change);
     void setPhase(Phase phase, const QString& reason = {});
+    // Runs `work` on the GUI thread unless an engine newer than `generation` has been started
+    // since.
+    void onGuiThread(quint64 generation, std::function<void()> work);
+    // Passes `signal` of an engine (or its tor) to the GUI thread, as `forward` (a signal of the
+    // host or a functor), while no newer engine has been started. After a restart the window
+    // has ended the old call's UI, and what the old engine queued just before it must not pass
+    // for news: a Ringing of our own dial, arriving after the window forgot the dial, looked like
+    // the peer calling us, and the Ended after it made that a missed call.
+    template <typename Sender, typename Signal, typename Forward>
+    void relay(Sender* sender, Signal signal, quint64 generation, Forward forward) {
+        connect(sender, signal, this, [this, generation, forward](const auto&... args) {
+            if (generation != generation_)
+                return;
+            if constexpr (std::is_member_function_pointer_v<Forward>)
+                (this->*forward)(args...);
+            else
+                forward(args...);
+        });
+    }
 
     QThread thread_;
     QObject* worker_;                    // lives on the engine thread: the context of queued work
+    quint64 generation_ = 0;             // engines started so far; read on the GUI thread only
     call::CallEngine* engine_ = nullptr; // touched on the engine thread only
     Phase phase_ = Phase::Stopped;
     QString address_;

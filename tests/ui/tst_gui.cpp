@@ -141,6 +141,7 @@ class GuiTest : public QObject {
     Q_OBJECT
 private:
     std::unique_ptr<ui::EngineHost> host_, peer_;
+    call::EngineConfig hostConfig_;
     std::unique_ptr<ui::MainWindow> window_;
     std::unique_ptr<QSignalSpy> peerStates_;
     std::unique_ptr<StallMeter> stalls_;
@@ -218,14 +219,14 @@ private slots:
         QSignalSpy hostService(host_.get(), &ui::EngineHost::serviceStateChanged);
         QSignalSpy peerService(peer_.get(), &ui::EngineHost::serviceStateChanged);
         resetStalls();
-        call::EngineConfig hostConfig = engineConfig("gui");
-        hostConfig.audioDevicesPresent = [](QString* error) {
+        hostConfig_ = engineConfig("gui");
+        hostConfig_.audioDevicesPresent = [](QString* error) {
             if (!hostDevicesGone)
                 return true;
             *error = QString::fromLatin1(kDevicesGone);
             return false;
         };
-        host_->start(hostConfig);
+        host_->start(hostConfig_);
         peer_->start(engineConfig("gui-peer"));
         const auto reachable = [](const QSignalSpy& spy) {
             return !spy.isEmpty() && spy.last().at(0).value<tor::OnionService::State>() ==
@@ -471,6 +472,39 @@ private slots:
         QTest::mouseClick(find<QPushButton>(window_->incomingCallDialog(), "rejectCallButton"),
                           Qt::LeftButton);
         QTRY_COMPARE_WITH_TIMEOUT(peerEnd(), call::EndReason::RejectedByPeer, 20000);
+        waitIdle();
+    }
+
+    // Fault: tor restarted (Retry, a changed setting) while our call was ringing. What the old
+    // engine had queued for the window just before the restart arrived after the window had ended
+    // the call: the Ringing of our own dial, the dial forgotten by then, looked like the peer
+    // calling us, and the old engine's Ended turned it into a missed call from them.
+    void aRestartWhileCallingLeavesNoMissedCall() {
+        QSignalSpy hostStates(host_.get(), &ui::EngineHost::callStateChanged);
+        QSignalSpy hostService(host_.get(), &ui::EngineHost::serviceStateChanged);
+        host_->dial(peer_->address());
+        QTRY_COMPARE_WITH_TIMEOUT(host_->callState(), call::CallState::Dialing, 10000);
+        QCOMPARE(hostStates.size(), 1);
+        // The GUI thread busy (as under a burst of events) while the peer's ring comes back to
+        // our engine: its Ringing waits in this thread's queue when the restart begins. The
+        // private network rings in a few seconds; the dial gives up after 40.
+        QThread::sleep(20);
+        host_->start(hostConfig_);
+        QTRY_VERIFY_WITH_TIMEOUT(peerReached(call::CallState::Ended), kCallTimeout);
+        QVERIFY2(peerReached(call::CallState::Ringing), "the peer never rang: nothing was queued");
+        QTRY_VERIFY_WITH_TIMEOUT(!hostService.isEmpty() &&
+                                     hostService.last().at(0).value<tor::OnionService::State>() ==
+                                         tor::OnionService::State::Reachable,
+                                 kStartTimeout);
+        QVERIFY(!window_->incomingCallDialog() || !window_->incomingCallDialog()->isVisible());
+        const QString status = contactList()->topLevelItem(0)->text(2);
+        QVERIFY2(status.startsWith(QStringLiteral("cancelled ")), qPrintable(status));
+        QVERIFY(!contactList()->topLevelItem(0)->font(0).bold());
+        QCOMPARE(hostStates.size(), 1); // nothing from the old engine after the restart
+        QVERIFY(find<QLabel>(callWindow(), "callState")
+                    ->text()
+                    .startsWith(QStringLiteral("Call ended")));
+        resetStalls(); // the stall above was the test's own
         waitIdle();
     }
 
