@@ -2,6 +2,7 @@
 #include "ContactActivity.h"
 
 #include <QLocale>
+#include <QRegularExpression>
 
 namespace onionvoice::ui {
 namespace {
@@ -14,10 +15,18 @@ QString lengthText(qint64 seconds) {
     return h > 0 ? QStringLiteral("%1:%2").arg(h).arg(ms) : ms;
 }
 
+// The locale's short formats without the seconds some of them carry (the C locale's does): next to
+// a call's length, "last call 22:30:51, 0:25" reads as two lengths.
+QString withoutSeconds(QString format) {
+    static const QRegularExpression seconds(QStringLiteral("[:.]s{1,2}"));
+    return format.remove(seconds);
+}
+
 QString whenText(const QDateTime& at, const QDateTime& now) {
     const QLocale locale;
-    return at.date() == now.date() ? locale.toString(at.time(), QLocale::ShortFormat)
-                                   : locale.toString(at, QLocale::ShortFormat);
+    return at.date() == now.date()
+               ? locale.toString(at.time(), withoutSeconds(locale.timeFormat(QLocale::ShortFormat)))
+               : locale.toString(at, withoutSeconds(locale.dateTimeFormat(QLocale::ShortFormat)));
 }
 
 } // namespace
