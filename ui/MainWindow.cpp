@@ -178,8 +178,14 @@ void MainWindow::onPhase() {
     idCard_->setAddress(host_->address());
     contacts_->setOwnAddress(host_->address());
     contacts_->setContacts(host_->contacts());
-    if (host_->phase() == EngineHost::Phase::Stopped)
+    // The old tor is gone or going, and the host drops what it says from now on: the panel and
+    // the Call button wait for the new tor's own news (one that never comes when the new engine
+    // fails before its tor starts).
+    if (host_->phase() == EngineHost::Phase::Stopped ||
+        host_->phase() == EngineHost::Phase::Starting) {
         torStatus_->setTorState(tor::TorLauncher::State::NotStarted, 0, {});
+        contacts_->setCallingEnabled(false);
+    }
     if (host_->phase() == EngineHost::Phase::Starting)
         endCallUi();
 }

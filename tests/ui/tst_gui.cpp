@@ -489,13 +489,22 @@ private slots:
         // our engine: its Ringing waits in this thread's queue when the restart begins. The
         // private network rings in a few seconds; the dial gives up after 40.
         QThread::sleep(20);
+        contactList()->setCurrentItem(contactList()->topLevelItem(0));
+        auto* callButton = find<QPushButton>(window_.get(), "callButton");
+        QVERIFY(callButton->isEnabled());
         host_->start(hostConfig_);
+        // The old tor is going: the panel says so at once, and Call waits for the new tor (the
+        // old tor's last words, dropped with the rest of its engine's news, used to say so).
+        QCOMPARE(find<QLabel>(window_->torStatus(), "torHeadline")->text(),
+                 ui::TorStatusPanel::tr("Tor is not running."));
+        QVERIFY(!callButton->isEnabled());
         QTRY_VERIFY_WITH_TIMEOUT(peerReached(call::CallState::Ended), kCallTimeout);
         QVERIFY2(peerReached(call::CallState::Ringing), "the peer never rang: nothing was queued");
         QTRY_VERIFY_WITH_TIMEOUT(!hostService.isEmpty() &&
                                      hostService.last().at(0).value<tor::OnionService::State>() ==
                                          tor::OnionService::State::Reachable,
                                  kStartTimeout);
+        QTRY_VERIFY(callButton->isEnabled());
         QVERIFY(!window_->incomingCallDialog() || !window_->incomingCallDialog()->isVisible());
         const QString status = contactList()->topLevelItem(0)->text(2);
         QVERIFY2(status.startsWith(QStringLiteral("cancelled ")), qPrintable(status));

@@ -423,8 +423,9 @@ private slots:
         const QDateTime nine(QDate(2026, 11, 27), QTime(21, 0));
         // The C locale's short formats carry seconds, which the notes leave out (next to a
         // call's length they read as another length).
+        const QLocale before;
         QLocale::setDefault(QLocale::c());
-        const auto restore = qScopeGuard([] { QLocale::setDefault(QLocale::system()); });
+        const auto restore = qScopeGuard([before] { QLocale::setDefault(before); });
         const QString at9 = QStringLiteral("21:00");
         ContactActivity a;
         const QString carol = QStringLiteral("carol"), dave = QStringLiteral("dave");
