@@ -106,10 +106,7 @@ IncomingLinks::startRing(const RingKey& key, std::chrono::milliseconds length, i
     // One timer for the whole ring: its links hear NoAnswer together, as a real ring's do (timers
     // of their own, coarse ones, ended a twin up to a second apart from the link that rang).
     connect(ring->timer.get(), &SleepAwareTimer::timeout, this,
-            [this, weak = std::weak_ptr<DecoyRing>(ring)] {
-                if (const auto ringing = weak.lock())
-                    endRing(ringing.get(), RingEnd::NoAnswer);
-            });
+            [this, weak = std::weak_ptr<DecoyRing>(ring)] { endRing(weak, RingEnd::NoAnswer); });
     ring->timer->start(length);
     return ring;
 }
@@ -119,14 +116,19 @@ void IncomingLinks::endLikeARealRing(net::OnionLink* link, const std::shared_ptr
     // A real ring ends at the caller's first record, its Cancel or anything else, and its links
     // close a moment later without a word; a decoy that went on ringing would tell the caller
     // that it is blocked, or that we are busy.
+    // The ring is named by a weak pointer: its links linger after it ends, and a record on one
+    // of them must not end the next ring made at the same address.
     connect(link, &net::OnionLink::recordReceived, this,
-            [this, ring = ring.get()] { endRing(ring, RingEnd::Silently); });
+            [this, weak = std::weak_ptr<DecoyRing>(ring)] { endRing(weak, RingEnd::Silently); });
 }
 
-void IncomingLinks::endRing(const DecoyRing* ring, RingEnd how) {
+void IncomingLinks::endRing(const std::weak_ptr<DecoyRing>& weak, RingEnd how) {
+    const std::shared_ptr<DecoyRing> ring = weak.lock();
+    if (!ring)
+        return; // ended already
     std::vector<net::OnionLink*> links;
     for (auto it = decoys_.begin(); it != decoys_.end();) {
-        if (it.value().get() == ring) {
+        if (it.value() == ring) {
             links.push_back(it.key());
             it = decoys_.erase(it);
         } else {

@@ -95,7 +95,7 @@ private:
     // record on any of them (each closes), or NoAnswer when the ring's time is up.
     void endLikeARealRing(net::OnionLink* link, const std::shared_ptr<DecoyRing>& ring);
     enum class RingEnd { NoAnswer, Silently };
-    void endRing(const DecoyRing* ring, RingEnd how);
+    void endRing(const std::weak_ptr<DecoyRing>& ring, RingEnd how);
 
     IncomingLimits limits_;
     std::deque<net::OnionLink*> unproven_; // oldest first

@@ -235,6 +235,40 @@ private slots:
             QCOMPARE(closing->readAll(), QByteArray());
         }
     }
+
+    // Attack: a record on the link of a decoy ring that has ended (its stream lingers a moment
+    // before it closes) ended the ring that had been made next, silently: the ended ring was
+    // named by its address, and the next ring is usually made at the same one. The caller of that
+    // ring, which a real ring would have kept ringing, learnt that it had heard a decoy.
+    void anEndedRingsLingeringLinkEndsNoOtherRing() {
+        Service service;
+        QVERIFY2(service.listening, qPrintable(service.listener.errorString()));
+        connect(&service.incoming, &IncomingLinks::helloReceived, &service.incoming,
+                [&](net::OnionLink* link, const Hello& hello) {
+                    service.incoming.ringWithoutAnswer(link, ringKeyOf(hello), 2s);
+                });
+        QLocalSocket ended, next;
+        QVERIFY(connectAndSayHello(ended, service.path));
+        QTRY_COMPARE(ended.bytesAvailable(), qint64(multipath::kRecordSize));
+        QVERIFY(isRinging(ended.readAll()));
+        const SealedRecord cancel = encodeHandshake(Refusal{RefusalReason::Cancelled});
+        const QByteArray cancelRecord(reinterpret_cast<const char*>(cancel.data()),
+                                      qsizetype(cancel.size()));
+        ended.write(cancelRecord);
+        QVERIFY(ended.waitForBytesWritten(1000));
+
+        QVERIFY(connectAndSayHello(next, service.path));
+        QTRY_COMPARE(next.bytesAvailable(), qint64(multipath::kRecordSize));
+        QVERIFY(isRinging(next.readAll()));
+        QCOMPARE(service.counters.decoyRings, std::uint64_t(2));
+        QCOMPARE(ended.state(), QLocalSocket::ConnectedState); // still lingering
+        ended.write(cancelRecord);
+        QVERIFY(ended.waitForBytesWritten(1000));
+
+        QTRY_COMPARE_WITH_TIMEOUT(ended.state(), QLocalSocket::UnconnectedState, 5000);
+        QTRY_COMPARE_WITH_TIMEOUT(next.bytesAvailable(), qint64(multipath::kRecordSize), 5000);
+        QVERIFY(isRefusal(next.readAll(), RefusalReason::NoAnswer));
+    }
 };
 
 QTEST_GUILESS_MAIN(IncomingLinksTest)
