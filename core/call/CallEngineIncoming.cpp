@@ -16,11 +16,12 @@ void CallEngine::refuseIncoming(net::OnionLink* link, const QString& peer, Refus
 
 // Who may ring. Strangers (callers who are not contacts) and blocked callers learn nothing about
 // our state: a blocked caller hears it ring unanswered, as a contact we do not pick up does (also
-// where strangers are refused, and whatever rate strangers have used up); a stranger calling while
-// we are busy hears the same, exactly as when we are idle and do not pick up; a stranger's ring
-// displaced by a contact's call rings on to its end. A Hello that may not ring hears BadRequest
-// whatever failed, its clock, its replay or its rate. Contacts are trusted with "busy" (and the
-// UI gets a missed-call notice through callRefused).
+// where strangers are refused, and whatever rate strangers have used up), and Busy when it calls
+// again while that ring lasts, as a contact does whose call rings; a stranger calling while
+// we are busy hears it ring unanswered, exactly as when we are idle and do not pick up; a
+// stranger's ring displaced by a contact's call rings on to its end. A Hello that may not ring
+// hears BadRequest whatever failed, its clock, its replay or its rate. Contacts are trusted with
+// "busy" (and the UI gets a missed-call notice through callRefused).
 void CallEngine::onIncomingHello(net::OnionLink* link, const Hello& hello) {
     auto bad = verifyHello(hello, address(), unixNow(), kMaxClockSkew);
     // The Hello's link becomes the control link, so it must be one of the slots we would agree
@@ -76,6 +77,14 @@ void CallEngine::onIncomingHello(net::OnionLink* link, const Hello& hello) {
         return;
     }
     if (!trusted && (call_ || contact)) {
+        if (contact && incoming_.ringingFrom(hello.caller)) {
+            // A contact calling again while its first call rings hears Busy (below); a blocked
+            // one whose first call rings as a decoy must hear the same, or calling twice would
+            // tell it that it is blocked.
+            ++refusals_.busy;
+            refuseIncoming(link, hello.caller, RefusalReason::Busy, EndReason::NotAccepted);
+            return;
+        }
         incoming_.ringWithoutAnswer(link, ringKey, config_.ringTimeout); // counts the decoy ring
         emit callRefused(hello.caller, contact ? EndReason::NotAccepted : EndReason::Busy);
         return;

@@ -87,6 +87,11 @@ bool IncomingLinks::ringing(const RingKey& ring) const {
     return find(ring) != nullptr;
 }
 
+bool IncomingLinks::ringingFrom(const QString& caller) const {
+    return std::any_of(decoys_.cbegin(), decoys_.cend(),
+                       [&](const auto& decoy) { return decoy->key.caller == caller; });
+}
+
 void IncomingLinks::joinRing(net::OnionLink* link, const RingKey& ring) {
     const std::shared_ptr<DecoyRing> decoy = find(ring);
     if (!decoy || decoy->twins >= kMaxTwins) {

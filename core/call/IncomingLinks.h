@@ -64,6 +64,8 @@ public:
                    std::chrono::milliseconds remaining);
     // Whether a decoy ring with this key is under way.
     bool ringing(const RingKey& ring) const;
+    // Whether a decoy ring of this caller's is under way.
+    bool ringingFrom(const QString& caller) const;
     // A twin of that decoy ring joins it as a twin of a real ring joins that one (see
     // CallEngine::addTwin): Ringing now, and the ring's end; past kMaxTwins it is closed at once.
     void joinRing(net::OnionLink* link, const RingKey& ring);

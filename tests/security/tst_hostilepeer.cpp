@@ -351,6 +351,45 @@ private slots:
         endRings(strangers);
     }
 
+    // Attack: a contact that calls again while its first call rings hears Busy (that call keeps
+    // us busy). A blocked contact's first call rang as a decoy, and its second rang as well: two
+    // calls at once told it that it was blocked. Now its second call hears Busy, as a contact's.
+    void blockedCannotTellByCallingTwice() {
+        QSignalSpy incoming(victim_.get(), &CallEngine::incomingCall);
+        const auto contact = tor::OnionIdentity::generate();
+        const auto blocked = tor::OnionIdentity::generate();
+        QString error;
+        QVERIFY2(victim_->contacts().add({contact.address(), "Friend 2", {}, false, false, {}, {}},
+                                         &error),
+                 qPrintable(error));
+        QVERIFY2(
+            victim_->contacts().add({blocked.address(), "Ex 4", {}, true, false, {}, {}}, &error),
+            qPrintable(error));
+        // The caller's first call rings; what does its second call, made meanwhile, hear?
+        const auto secondCallHears = [&](const tor::OnionIdentity& caller) {
+            std::vector<RawStream*> calls = openAlone(2);
+            EphemeralKey first, second;
+            std::optional<RefusalReason> heard;
+            if (settledByTor(calls)) {
+                calls[0]->send(encodeHandshake(hello(caller, first)));
+                if (QTest::qWaitFor([&] { return settled(*calls[0]); }, 20000) &&
+                    isRinging(*calls[0])) {
+                    calls[1]->send(encodeHandshake(hello(caller, second)));
+                    QTest::qWaitFor([&] { return settled(*calls[1]); }, 20000);
+                    const auto reply = firstReply(*calls[1]);
+                    if (reply && std::holds_alternative<Refusal>(*reply))
+                        heard = std::get<Refusal>(*reply).reason;
+                }
+            }
+            endRings(calls);
+            return heard;
+        };
+        QVERIFY(secondCallHears(contact) == RefusalReason::Busy);
+        QCOMPARE(incoming.size(), 1); // the contact's first call rang for real
+        QVERIFY(secondCallHears(blocked) == RefusalReason::Busy);
+        QCOMPARE(incoming.size(), 1); // the blocked contact's did not
+    }
+
     // Attack: the callee's clock, read by any stranger. A Hello whose time is outside the allowed
     // skew was answered BadRequest, while one inside it but over the caller's rate (or replayed)
     // was closed without a word: re-signed Hellos with chosen times found the window's edge, to
