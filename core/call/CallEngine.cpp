@@ -562,8 +562,11 @@ void CallEngine::end(EndReason reason) {
     }
     call->state = CallState::Ended;
     // The old call's links only linger a moment, detached from the engine, so that the last
-    // records reach the peer.
+    // records reach the peer; none is dialled again meanwhile (the peer closes its ends as we
+    // do, and a redial would build circuits for a call that is over).
     call->detach(this);
+    if (call->pool)
+        call->pool->halt();
     qCDebug(lcCall) << "call ended:" << describe(reason);
     const QString peer = call->peer;
     if (call->keys)

@@ -39,6 +39,8 @@ LinkPool::LinkPool(LinkPoolConfig config, QObject* parent)
 }
 
 void LinkPool::start(int count) {
+    if (activity_ == Activity::Halted)
+        return;
     activity_ = Activity::Running;
     const std::size_t end = std::min(slots_.size(), std::size_t(std::max(count, 0)));
     for (std::size_t i = started_; i < end; ++i)
@@ -47,12 +49,22 @@ void LinkPool::start(int count) {
 }
 
 void LinkPool::stop() {
-    activity_ = Activity::Stopped;
+    if (activity_ != Activity::Halted)
+        activity_ = Activity::Stopped;
     started_ = 0;
     for (Slot& slot : slots_) {
         slot.retry->stop();
         slot.hedge->stop();
         discard(slot.current);
+        discard(slot.second);
+    }
+}
+
+void LinkPool::halt() {
+    activity_ = Activity::Halted;
+    for (Slot& slot : slots_) {
+        slot.retry->stop();
+        slot.hedge->stop();
         discard(slot.second);
     }
 }

@@ -78,6 +78,10 @@ public:
     // further slots, e.g. the rest of a call's links once the first has done the handshake.
     void start(int count = std::numeric_limits<int>::max());
     void stop();
+    // Dials nothing more, ever (a later start() included): the call has ended. The open links stay
+    // open, so that its last records still reach the peer while it lingers; a link that fails
+    // meanwhile (the peer closes its end) is not dialled again.
+    void halt();
 
     // Closes the slot's link and opens a replacement, e.g. when the engine's link monitor finds
     // the link silent although its TCP stream is still open, or a record on it was garbled: at
@@ -135,7 +139,7 @@ private:
     enum class Pace { Free, Rationed }; // Rationed from the budget's first refusal (logged once)
     Pace pace_ = Pace::Free;
     std::vector<Slot> slots_;
-    enum class Activity { Stopped, Running };
+    enum class Activity { Stopped, Running, Halted };
     Activity activity_ = Activity::Stopped;
     std::size_t started_ = 0; // slots [0, started_) have been dialled
     QList<QByteArray> dialled_;

@@ -114,6 +114,36 @@ private slots:
         QCOMPARE(pool.openCount(), 0);
     }
 
+    // Fault: a call ended, and while its links lingered for its last records the peer closed its
+    // ends. The pool, still running, dialled every link that had been working again at once:
+    // circuits built for a call that was over, after nearly every call the peer ended. A halted
+    // pool dials nothing more (a late start() included) and keeps its open links for the flush.
+    void aHaltedPoolDialsNothingMore() {
+        ScriptedSocks socks;
+        LinkPoolConfig config = poolConfig(socks, 3);
+        config.replaceDelay = 10ms;
+        LinkPool pool(config);
+        QSignalSpy down(&pool, &LinkPool::linkDown);
+        pool.start();
+        QTRY_COMPARE(pool.openCount(), 3);
+        pool.halt();
+        const auto sessionOf = [&](std::uint8_t slot) {
+            for (auto& s : socks.sessions)
+                if (s->username == pool.isolationKey(slot))
+                    return s.get();
+            return static_cast<ScriptedSocks::Session*>(nullptr);
+        };
+        QVERIFY(sessionOf(0) && sessionOf(1));
+        QVERIFY(pool.sendRecord(1, bytes(record('h'))));
+        QTRY_COMPARE(sessionOf(1)->received, record('h'));
+        sessionOf(0)->socket->close();
+        QTRY_COMPARE(down.size(), 1);
+        pool.start();
+        QTest::qWait(200); // twenty replace delays
+        QCOMPARE(socks.sessions.size(), std::size_t(3));
+        QCOMPARE(pool.openCount(), 2);
+    }
+
     // Each attempt carries its slot's first record right behind its CONNECT request (why:
     // tst_onionlink firstRecordGoesWithTheConnectRequest).
     void eachAttemptCarriesItsSlotsFirstRecord() {
