@@ -107,7 +107,7 @@ void CallSession::slotLost(std::uint8_t slot) {
 
 void CallSession::slotUp(std::uint8_t slot) {
     slotStates[slot] = SlotState::Up;
-    silence.heard(slot, now());
+    silence.joined(slot, now());
     endpoint->linkUp(slot);
 }
 

@@ -10,8 +10,13 @@ constexpr multipath::Time kPeerHeard = std::chrono::seconds(1);
 void SilentLinkWatch::heard(std::uint8_t slot, multipath::Time now) {
     if (slot >= lastHeard_.size())
         return;
-    lastHeard_[slot] = now;
+    joined(slot, now);
     lastHeardAny_ = std::max(lastHeardAny_, now);
+}
+
+void SilentLinkWatch::joined(std::uint8_t slot, multipath::Time now) {
+    if (slot < lastHeard_.size())
+        lastHeard_[slot] = now;
 }
 
 bool SilentLinkWatch::silent(std::uint8_t slot, multipath::Time now,

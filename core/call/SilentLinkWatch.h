@@ -35,8 +35,13 @@ public:
         : limit_(limit)
         , unacknowledgedLimit_(unacknowledgedLimit) {}
 
-    // A genuine record arrived on the slot, or its link (re)joined the call.
+    // A genuine record arrived on the slot: the peer is heard.
     void heard(std::uint8_t slot, multipath::Time now);
+    // The slot's link (re)joined the call: its silence counts from now. The peer is not heard by
+    // that: a link opens when the peer's tor takes the stream, even while the peer's app is
+    // stalled, and a join counted as hearing it made every link silent during that stall look
+    // like one link's fault.
+    void joined(std::uint8_t slot, multipath::Time now);
     // True when, while the peer was heard on another link within the last second, the slot has
     // been silent for longer than the limit, or for the unacknowledged limit while the oldest of
     // our records on it (`unacknowledged`, from the peer's reports) has waited that long.

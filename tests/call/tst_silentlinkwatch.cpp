@@ -71,6 +71,26 @@ private slots:
             QVERIFY(!watch.silent(slot, t0 + 15s));
     }
 
+    // Fault: the peer's app stalls (its tor does not): nothing is heard on any link, and a
+    // replacement link opens, since the peer's tor takes the stream. Counted as hearing the peer,
+    // that join made the other eleven links, silent and unacknowledged for 10 s, look dead, and
+    // the engine closed them all while the peer was only paused.
+    void aLinkJoiningDuringSilenceEverywhereIsNotThePeerHeard() {
+        SilentLinkWatch watch(30s, 10s);
+        for (std::uint8_t slot = 0; slot < 12; ++slot)
+            watch.heard(slot, t0);
+        watch.joined(5, t0 + 12s);
+        for (std::uint8_t slot = 0; slot < 12; ++slot)
+            QVERIFY(!watch.silent(slot, t0 + 12s, 12s));
+        // The joined link's silence counts from its join.
+        for (const auto t : {t0 + 40s, t0 + 43s})
+            for (std::uint8_t slot = 0; slot < 12; ++slot)
+                if (slot != 5)
+                    watch.heard(slot, t);
+        QVERIFY(!watch.silent(5, t0 + 40s));
+        QVERIFY(watch.silent(5, t0 + 43s));
+    }
+
     void slotsOutsideTheCallAreNeverSilent() {
         SilentLinkWatch watch(10s);
         watch.heard(200, 1h); // ignored
