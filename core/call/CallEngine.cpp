@@ -424,6 +424,21 @@ bool CallEngine::activate() {
                                                             [call] { return call->now(); });
         connect(call_->audio.get(), &media::AudioEngine::packetReady, this,
                 &CallEngine::sendPacket);
+        // Queued: the audio engine is in its pump. The device is gone for this call (PortAudio
+        // cannot follow it); a call that goes on silent both ways helps nobody.
+        connect(
+            call_->audio.get(), &media::AudioEngine::deviceStopped, this,
+            [this, engine = call_->audio.get()](media::DeviceSide side) {
+                if (!call_ || call_->audio.get() != engine)
+                    return;
+                emit errorOccurred(side == media::DeviceSide::Capture
+                                       ? QCoreApplication::translate(
+                                             "CallEngine", "The microphone stopped working.")
+                                       : QCoreApplication::translate(
+                                             "CallEngine", "The speaker stopped working."));
+                end(EndReason::AudioFailed);
+            },
+            Qt::QueuedConnection);
         call_->audio->setMicrophone(microphone_);
         if (!call_->audio->start(&error))
             call_->audio.reset();

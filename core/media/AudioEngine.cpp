@@ -37,7 +37,12 @@ bool AudioEngine::start(QString* error) {
     m_gaps = {};
     m_countedOverruns = m_rings.captureOverruns.load(std::memory_order_relaxed);
     m_lostCaptureSamples = 0;
-    m_timeline.start(m_clock());
+    const JitterBuffer::Time now = m_clock();
+    m_timeline.start(now);
+    m_captured = {m_rings.capturedSamples.load(std::memory_order_relaxed), now};
+    m_played = {m_rings.playedSamples.load(std::memory_order_relaxed), now};
+    m_lastPump = now;
+    m_deviceWatch = DeviceWatch::Watching;
     m_state = State::Running;
     m_timer.start();
     return true;
@@ -108,9 +113,41 @@ void AudioEngine::encodeFrame(std::span<const float> frame, Microphone microphon
         Q_EMIT packetReady(m_nextSequence++, *packet);
 }
 
+// A device whose callbacks stopped (unplugged, its sound server gone) leaves both rings still:
+// nothing captured, nothing played, the call silent for good and nobody told.
+std::optional<DeviceSide> AudioEngine::watchDevice(JitterBuffer::Time now) {
+    // A pump that comes late (this thread, or the whole process, stood still: a suspend) says
+    // nothing about the device, which may not have run yet either.
+    constexpr JitterBuffer::Time kLatePump = std::chrono::milliseconds(500);
+    if (now - m_lastPump > kLatePump)
+        m_captured.movedAt = m_played.movedAt = now;
+    m_lastPump = now;
+    const auto follow = [now](SideProgress& side, const std::atomic<std::uint64_t>& count) {
+        if (const std::uint64_t samples = count.load(std::memory_order_relaxed);
+            samples != side.samples)
+            side = {samples, now};
+    };
+    follow(m_captured, m_rings.capturedSamples);
+    follow(m_played, m_rings.playedSamples);
+    const JitterBuffer::Time stall = m_settings.deviceStall;
+    if (m_deviceWatch == DeviceWatch::Reported ||
+        (now - m_captured.movedAt < stall && now - m_played.movedAt < stall))
+        return std::nullopt;
+    m_deviceWatch = DeviceWatch::Reported;
+    const DeviceSide side =
+        now - m_captured.movedAt >= stall ? DeviceSide::Capture : DeviceSide::Playback;
+    qCWarning(lcMedia) << "the sound device stopped:"
+                       << (side == DeviceSide::Capture ? "nothing captured" : "nothing played")
+                       << "for"
+                       << std::chrono::duration_cast<std::chrono::milliseconds>(stall).count()
+                       << "ms";
+    return side;
+}
+
 void AudioEngine::pump() {
     skipLostCapture();
     const JitterBuffer::Time now = m_clock();
+    const std::optional<DeviceSide> stopped = watchDevice(now);
     const bool wasStalled = m_timeline.stalled();
     while (m_rings.capture.readable() >= kFrameSamples) {
         m_rings.capture.read(m_frame);
@@ -134,6 +171,8 @@ void AudioEngine::pump() {
         m_sender->playbackReference(m_frame);
         m_rings.playback.write(m_frame);
     }
+    if (stopped)
+        Q_EMIT deviceStopped(*stopped); // last: a receiver may stop this engine
 }
 
 } // namespace onionvoice::media

@@ -19,6 +19,7 @@
 #include <QTimer>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 
 namespace onionvoice::media {
@@ -31,7 +32,12 @@ struct AudioEngineSettings {
     std::chrono::milliseconds pumpInterval{5}; // how often the rings are serviced
     // Capture silent this long counts as a stalled device (its callbacks come every 10-100 ms).
     std::chrono::milliseconds captureStall{250};
+    // A side of the device that has not moved for this long has stopped (unplugged, its sound
+    // server gone): deviceStopped. Long enough for a Bluetooth device's hiccups.
+    std::chrono::milliseconds deviceStall{5000};
 };
+
+enum class DeviceSide { Capture, Playback };
 
 class AudioEngine : public QObject {
     Q_OBJECT
@@ -67,10 +73,15 @@ public:
 
 Q_SIGNALS:
     void packetReady(std::uint32_t sequence, const QByteArray& packet);
+    // A side of the device stopped delivering (AudioEngineSettings::deviceStall); once per start.
+    // Left alone, the call would go on silent both ways, the statistics saying nothing of it.
+    void deviceStopped(onionvoice::media::DeviceSide side);
 
 private:
     enum class State { Stopped, Running };
     void pump();
+    // The side of the device that has just been found stopped, if one has.
+    std::optional<DeviceSide> watchDevice(JitterBuffer::Time now);
     void skipLostCapture();
     void encodeFrame(std::span<const float> frame, Microphone microphone);
 
@@ -89,6 +100,14 @@ private:
     CaptureTimeline m_timeline;
     std::vector<float> m_frame;
     PlayoutGaps m_gaps;
+    struct SideProgress {
+        std::uint64_t samples = 0; // the device's count when it last moved
+        JitterBuffer::Time movedAt{};
+    };
+    SideProgress m_captured, m_played;
+    JitterBuffer::Time m_lastPump{};
+    enum class DeviceWatch { Watching, Reported };
+    DeviceWatch m_deviceWatch = DeviceWatch::Watching;
 };
 
 } // namespace onionvoice::media

@@ -40,6 +40,9 @@ struct Party {
     QString recording;
     // When not empty, the party's audio device fails to start with this error.
     std::shared_ptr<QString> audioFault = std::make_shared<QString>();
+    // The audio device of its call under way (nullptr before the first): a test may stop it, as
+    // an unplugged device stops.
+    std::shared_ptr<media::AudioBackend*> audioDevice = std::make_shared<media::AudioBackend*>();
     std::unique_ptr<QSignalSpy> states, incoming, refused, statistics, errors;
     // What its tor did with onion services and streams (info; notices of the rest): read when a
     // test fails, since a call that never connects shows nothing else of why.
@@ -149,13 +152,16 @@ public:
         config.extraTorrcLines
             << QStringLiteral("Log [rend,edge]info notice file %1").arg(p.torLog);
         const QString input = speechFile(), output = p.recording;
-        config.audio = [input, output, fault = p.audioFault](
+        config.audio = [input, output, fault = p.audioFault, device = p.audioDevice](
                            QString* error) -> std::unique_ptr<media::AudioBackend> {
             if (!fault->isEmpty()) {
                 *error = *fault;
                 return nullptr;
             }
-            return media::WavFileBackend::create(input, output, media::Pacing::RealTime, error);
+            auto backend =
+                media::WavFileBackend::create(input, output, media::Pacing::RealTime, error);
+            *device = backend.get();
+            return backend;
         };
         config.audioDevicesPresent = [fault = p.audioFault](QString* error) {
             if (fault->isEmpty())

@@ -125,6 +125,28 @@ private slots:
         }
     }
 
+    // Fault: the sound device stops mid-call (a headset unplugged: its callbacks stop). The call
+    // went on silent both ways, and nobody was told. Now it ends as an audio failure, with the
+    // reason first, and the peer hears the hang-up.
+    void aDeviceStoppingMidCallEndsTheCallAsSuch() {
+        Party& alice = party("alice");
+        Party& bob = party("bob");
+        QObject context;
+        connect(bob.engine.get(), &CallEngine::incomingCall, &context,
+                [&] { bob.engine->answer(); });
+        alice.engine->dial(bob.engine->address());
+        QTRY_VERIFY_WITH_TIMEOUT(alice.reached(CallState::Active) && bob.reached(CallState::Active),
+                                 kCallTimeout);
+        QVERIFY(*alice.audioDevice);
+        (*alice.audioDevice)->stop();
+        QTRY_COMPARE_WITH_TIMEOUT(alice.endReason(), EndReason::AudioFailed, 20000);
+        QVERIFY(!alice.errors->isEmpty());
+        QCOMPARE(alice.errors->last().at(0).toString(),
+                 QStringLiteral("The microphone stopped working."));
+        QTRY_COMPARE_WITH_TIMEOUT(bob.endReason(), EndReason::HungUpByPeer, 10000);
+        waitIdle({"alice", "bob"});
+    }
+
     // Fault: a caller without a microphone rang the callee, whose answer then met a hang-up at
     // once (the caller's audio failed on the answer). The dial is refused before anything rings,
     // with the reason.

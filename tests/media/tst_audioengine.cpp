@@ -6,6 +6,7 @@
 #include "media/AudioEngine.h"
 #include "media/WavFileBackend.h"
 
+#include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
 #include <cmath>
@@ -109,6 +110,7 @@ public:
     void play(std::span<float> frame) {
         std::fill(frame.begin(), frame.end(), 0.0f);
         m_rings->playback.read(frame);
+        m_rings->playedSamples += frame.size();
     }
 
 private:
@@ -120,6 +122,46 @@ private:
 class TestAudioEngine : public QObject {
     Q_OBJECT
 private slots:
+    // Fault: the device stops mid-call (a headset unplugged, its sound server gone). Its callbacks
+    // stop: nothing captured, nothing played, and the call went on silent both ways for good,
+    // with nobody told. Now a side still for 5 s is reported, once; a pump that comes late (the
+    // process stood still, a suspend) is not the device's fault.
+    void aDeviceThatStopsIsReported() {
+        auto device = std::make_unique<HandDrivenDevice>();
+        HandDrivenDevice* hand = device.get();
+        JitterBuffer::Time now{};
+        AudioEngine engine(std::move(device), {}, [&now] { return now; });
+        QSignalSpy stopped(&engine, &AudioEngine::deviceStopped);
+        QString error;
+        QVERIFY2(engine.start(&error), qPrintable(error));
+        std::vector<float> frame(kFrameSamples, 0.0f);
+        const auto run = [&](JitterBuffer::Time span, bool capturing, bool playing) {
+            for (const auto until = now + span; now < until;) {
+                now += kFrameDuration;
+                if (capturing)
+                    hand->capture(frame);
+                if (playing)
+                    hand->play(frame);
+                QTest::qWait(6); // one pump or more
+            }
+        };
+        run(3s, true, true);
+        now += 30s; // the whole process stopped: the next pump comes late
+        run(3s, true, true);
+        QCOMPARE(stopped.size(), 0);
+        run(6s, false, true);
+        QCOMPARE(stopped.size(), 1);
+        QCOMPARE(stopped.first().first().value<DeviceSide>(), DeviceSide::Capture);
+        run(6s, false, false);
+        QCOMPARE(stopped.size(), 1); // once
+        QVERIFY2(engine.start(&error), qPrintable(error));
+        run(2s, true, true);
+        run(6s, true, false);
+        QCOMPARE(stopped.size(), 2);
+        QCOMPARE(stopped.last().first().value<DeviceSide>(), DeviceSide::Playback);
+        engine.stop();
+    }
+
     void loopsSpeechThroughTheWholePath() {
         QTemporaryDir dir;
         const QString out = dir.filePath("out.wav");
