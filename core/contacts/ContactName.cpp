@@ -11,8 +11,12 @@ std::optional<QString> checkDisplayName(const QString& name) {
     if (name.size() > kMaxNameLength)
         return QCoreApplication::translate("ContactName", "The name is longer than %1 characters.")
             .arg(kMaxNameLength);
-    if (std::any_of(name.begin(), name.end(),
-                    [](QChar c) { return c.category() == QChar::Other_Control; }))
+    // Line and paragraph separators (U+2028, U+2029) are not control characters, yet Qt's text
+    // layout breaks the line at them as at a newline.
+    if (std::any_of(name.begin(), name.end(), [](QChar c) {
+            return c.category() == QChar::Other_Control || c.category() == QChar::Separator_Line ||
+                   c.category() == QChar::Separator_Paragraph;
+        }))
         return QCoreApplication::translate("ContactName", "The name contains control characters.");
     if (hasFormatCharacters(name))
         return QCoreApplication::translate("ContactName",

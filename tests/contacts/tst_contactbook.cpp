@@ -244,7 +244,11 @@ private slots:
     void namesLinksRefuseAreRefused() {
         ContactBook book(QString{});
         QString error;
-        for (const QString& name : {QString(65, 'x'), QString("Bob\nEve"), QString("a\ab")}) {
+        // U+2028 / U+2029 break the line in Qt's text layout as a newline does, without being
+        // control characters: "Bob" over "(verified)" in the list and the prompt.
+        for (const QString& name : {QString(65, 'x'), QString("Bob\nEve"), QString("a\ab"),
+                                    QString("Bob") + QChar(0x2028) + "(verified)",
+                                    QString("Bob") + QChar(0x2029) + "Eve"}) {
             QVERIFY2(!book.add({testAddress(6), name, {}, false, false, {}, {}}, &error),
                      qPrintable(name));
             QVERIFY(!error.isEmpty());
