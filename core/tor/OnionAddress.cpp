@@ -5,6 +5,7 @@
 #include <QCoreApplication>
 #include <QCryptographicHash>
 #include <optional>
+#include <sodium.h>
 
 namespace onionvoice::tor {
 namespace {
@@ -128,6 +129,15 @@ AddressCheck checkOnionAddress(const QString& input) {
         return refuse(AddressCheck::Verdict::BadChecksum,
                       QCoreApplication::translate(
                           "OnionAddress", "The address has a typo: its checksum does not match."));
+    }
+    // Tor refuses a key off the curve's prime-order subgroup (a small-order part added: eight
+    // addresses per key, each signing as the key does), so such an address reaches nobody, and
+    // blocking one would not block its twins.
+    if (sodium_init() < 0 || crypto_core_ed25519_is_valid_point(check.publicKey.data()) != 1) {
+        return refuse(AddressCheck::Verdict::BadKey,
+                      QCoreApplication::translate(
+                          "OnionAddress", "This is not the address of an onion service: its key "
+                                          "is not a valid one."));
     }
     check.verdict = AddressCheck::Verdict::Valid;
     check.address = text;

@@ -17,7 +17,7 @@ QString base32Encode(const QByteArray& raw);
 QString onionAddressFromPublicKey(std::span<const std::uint8_t, 32> publicKey);
 
 struct AddressCheck {
-    enum class Verdict { Valid, Empty, BadLength, BadAlphabet, BadVersion, BadChecksum };
+    enum class Verdict { Valid, Empty, BadLength, BadAlphabet, BadVersion, BadChecksum, BadKey };
     Verdict verdict = Verdict::Empty;
     QString address; // normalised (lower case, no prefix or suffix) when Valid
     QString reason;  // sentence for a person when not Valid

@@ -9,6 +9,8 @@
 #include <QFileInfo>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <array>
+#include <sodium.h>
 #include <sys/stat.h>
 
 using namespace onionvoice::tor;
@@ -234,6 +236,23 @@ private slots:
         QTest::newRow("last character changed")
             << a.left(55) + QStringLiteral("e") << int(V::BadChecksum) << QString();
         QTest::newRow("version 4") << addressOfVersion(4) << int(V::BadVersion) << QString();
+        // Attack: a key with a small-order part added (here the point of order 2) passed: tor
+        // refuses it, and its holder signs as the key without it, so blocking one address of
+        // the eight left the others ringing. The neutral point is no key either.
+        std::array<std::uint8_t, 32> orderTwo{};
+        orderTwo.fill(0xff);
+        orderTwo[0] = 0xec;
+        orderTwo[31] = 0x7f;
+        const AddressCheck vector = checkOnionAddress(a);
+        std::array<std::uint8_t, 32> twisted{};
+        QCOMPARE(crypto_core_ed25519_add(twisted.data(), vector.publicKey.data(), orderTwo.data()),
+                 0);
+        QTest::newRow("small-order part added")
+            << onionAddressFromPublicKey(twisted) << int(V::BadKey) << QString();
+        std::array<std::uint8_t, 32> neutral{};
+        neutral[0] = 1;
+        QTest::newRow("neutral point")
+            << onionAddressFromPublicKey(neutral) << int(V::BadKey) << QString();
     }
 
     void addressCheck() {
