@@ -74,7 +74,8 @@ void OnionIdentity::appendAddOnionKeyBlob(QByteArray& command) const {
 
 std::optional<OnionIdentity> OnionIdentity::load(const QString& path, QString* error) {
     QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
+    // Unbuffered: a buffered read leaves the seed in QFile's own buffer, freed without a wipe.
+    if (!file.open(QIODevice::ReadOnly | QIODevice::Unbuffered)) {
         *error =
             QStringLiteral("Cannot read the identity file %1: %2").arg(path, file.errorString());
         return std::nullopt;

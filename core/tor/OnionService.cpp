@@ -74,7 +74,9 @@ void OnionService::publish() {
     failureReason_.clear();
     setState(State::Publishing);
     // The command carries the secret key: built in one buffer reserved up front (no reallocation
-    // leaves copies behind) and wiped after it was handed to the socket.
+    // leaves copies behind) and wiped after it was handed to the socket. The copy in the socket's
+    // write buffer (Qt buffers every TCP write, and shares a large one instead) is not ours to
+    // wipe.
     QByteArray command;
     command.reserve(4096 + 64 * config_.clientAuthPublicKeys.size());
     command.append("ADD_ONION ");

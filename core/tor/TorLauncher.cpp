@@ -388,7 +388,8 @@ void wipe(QByteArray& secret) {
 // port learns nothing and is refused).
 void TorLauncher::onControllerConnected() {
     QFile file(cookieFile());
-    if (!file.open(QIODevice::ReadOnly)) {
+    // Unbuffered: a buffered read leaves the cookie in QFile's own buffer, freed without a wipe.
+    if (!file.open(QIODevice::ReadOnly | QIODevice::Unbuffered)) {
         failPermanently(
             QStringLiteral("cannot read tor's control cookie: %1").arg(file.errorString()));
         return;

@@ -37,12 +37,22 @@
         <translation>Tor ist noch nicht bereit.</translation>
     </message>
     <message>
-        <location line="+251"/>
+        <location line="+252"/>
+        <source>The microphone stopped working.</source>
+        <translation>Das Mikrofon funktioniert nicht mehr.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The speaker stopped working.</source>
+        <translation>Der Lautsprecher funktioniert nicht mehr.</translation>
+    </message>
+    <message>
+        <location line="+12"/>
         <source>Audio could not start: %1</source>
         <translation>Audio konnte nicht starten: %1</translation>
     </message>
     <message>
-        <location line="-399"/>
+        <location line="-414"/>
         <source>no audio device</source>
         <translation>kein Audiogerät</translation>
     </message>
@@ -230,7 +240,7 @@
 <context>
     <name>ContactActivity</name>
     <message>
-        <location filename="../ContactActivity.cpp" line="+94"/>
+        <location filename="../ContactActivity.cpp" line="+103"/>
         <source>calling…</source>
         <translation>ruft an…</translation>
     </message>
@@ -352,7 +362,7 @@
         <translation>Der Name ist länger als %1 Zeichen.</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+8"/>
         <source>The name contains control characters.</source>
         <translation>Der Name enthält Steuerzeichen.</translation>
     </message>
@@ -406,7 +416,7 @@
 <context>
     <name>OnionAddress</name>
     <message>
-        <location filename="../../core/tor/OnionAddress.cpp" line="+78"/>
+        <location filename="../../core/tor/OnionAddress.cpp" line="+79"/>
         <source>The address is empty.</source>
         <translation>Die Adresse ist leer.</translation>
     </message>
@@ -429,6 +439,11 @@
         <location line="+7"/>
         <source>The address has a typo: its checksum does not match.</source>
         <translation>Die Adresse enthält einen Tippfehler: ihre Prüfsumme stimmt nicht.</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>This is not the address of an onion service: its key is not a valid one.</source>
+        <translation>Das ist keine Adresse eines Onion-Dienstes: Ihr Schlüssel ist ungültig.</translation>
     </message>
 </context>
 <context>
@@ -1035,7 +1050,7 @@
 <context>
     <name>onionvoice::ui::EngineHost</name>
     <message>
-        <location filename="../EngineHost.cpp" line="+146"/>
+        <location filename="../EngineHost.cpp" line="+157"/>
         <source>The contact list could not be saved: %1</source>
         <translation>Die Kontaktliste konnte nicht gespeichert werden: %1</translation>
     </message>
@@ -1344,7 +1359,7 @@
         <translation>&lt;b&gt;OnionVoice&lt;/b&gt;&lt;br&gt;Anonyme Sprachanrufe über Tor-Onion-Dienste. Jedes Gespräch läuft über mehrere Tor-Circuits zugleich.</translation>
     </message>
     <message>
-        <location line="+82"/>
+        <location line="+88"/>
         <source>Missed call from %1 (%2)</source>
         <translation>Verpasster Anruf von %1 (%2)</translation>
     </message>
