@@ -30,8 +30,17 @@ void Receiver::onRecord(Time now, LinkId link, const Record& record,
         }
         slot = f.seq + 1;
         quality = f.quality;
-        if (!newest_ || ahead > 0)
+        // A frame far ahead (a peer's bug, or a hostile one) would leave every genuine frame
+        // after it stale: the newest follows such a jump only once kFollowRun frames in a row
+        // confirm it (a real one: the links came back after a long break). The frames are
+        // delivered either way; the jitter buffer refuses what is out of its reach.
+        if (!newest_ || (ahead > 0 && ahead <= kFarAhead)) {
             newest_ = f.seq;
+            farRun_ = 0;
+        } else if (ahead > kFarAhead && ++farRun_ >= kFollowRun) {
+            newest_ = f.seq;
+            farRun_ = 0;
+        }
         ++(copy == CopyKind::Fresh ? counters_.freshFirst : counters_.piggybackedFirst);
         counters_.reducedFirst += f.quality == FrameQuality::Reduced ? 1 : 0;
         out.push_back({f.seq, now, link, copy, f.quality, f.data});

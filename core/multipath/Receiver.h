@@ -42,9 +42,12 @@ public:
 
 private:
     static constexpr std::size_t kWindow = 4096;
+    static constexpr std::int32_t kFarAhead = 250; // frames: 10 s at 40 ms
+    static constexpr int kFollowRun = 25;
     std::array<std::uint32_t, kWindow> seenPlusOne_{};
     std::array<FrameQuality, kWindow> seenQuality_{};
     std::optional<std::uint32_t> newest_;
+    int farRun_ = 0; // frames in a row far ahead of the newest
     ReceiverCounters counters_;
 };
 

@@ -62,6 +62,27 @@ private slots:
         QCOMPARE(out.back().seq, 99u);
         QCOMPARE(rx.counters().stale, 0u);
     }
+
+    // Fault: one frame numbered far ahead (a peer's bug, or a hostile peer) became the newest,
+    // and every genuine frame after it was dropped as stale: the rest of the call silent. A jump
+    // confirmed by frames in a row (the links back after a long break) is followed.
+    void aFarAheadFrameDoesNotSilenceTheStream() {
+        Receiver rx;
+        std::vector<ReceivedFrame> out;
+        rx.onRecord(0ms, 0, withFrames({100}), out);
+        rx.onRecord(1ms, 0, withFrames({100 + 1'000'000}), out);
+        for (std::uint32_t seq = 101; seq < 200; ++seq)
+            rx.onRecord(1ms * seq, 0, withFrames({seq}), out);
+        QCOMPARE(out.size(), std::size_t(101));
+        QCOMPARE(out.back().seq, 199u);
+        QCOMPARE(rx.counters().stale, 0u);
+
+        for (std::uint32_t seq = 10'000; seq < 10'030; ++seq)
+            rx.onRecord(1ms * seq, 0, withFrames({seq}), out);
+        QCOMPARE(out.back().seq, 10'029u);
+        rx.onRecord(20s, 0, withFrames({10'029 - 4096}), out); // behind the followed jump
+        QCOMPARE(rx.counters().stale, 1u);
+    }
 };
 
 QTEST_APPLESS_MAIN(ReceiverTest)
