@@ -494,7 +494,11 @@ void TorLauncher::applyBootstrapPhase(const QByteArray& text) {
         return;
     bool ok = false;
     const int percent = args.keyed.value("PROGRESS").toInt(&ok);
-    if (!ok)
+    // Tor writes a command's reply at once and flushes queued events later, so a phase its
+    // startup GETINFO already passed can arrive after it: old news of this tor (bootstrap_ starts
+    // afresh with each), not a step back, which took a ready tor back to Bootstrapping and had
+    // the onion service published again.
+    if (!ok || percent < bootstrap_.percent)
         return;
     bootstrap_.percent = percent;
     bootstrap_.tag = QString::fromUtf8(args.keyed.value("TAG"));
