@@ -53,20 +53,21 @@ void LinkPool::stop() {
         activity_ = Activity::Stopped;
     started_ = 0;
     for (Slot& slot : slots_) {
-        slot.retry->stop();
-        slot.hedge->stop();
+        cancelDials(slot);
         discard(slot.current);
-        discard(slot.second);
     }
 }
 
 void LinkPool::halt() {
     activity_ = Activity::Halted;
-    for (Slot& slot : slots_) {
-        slot.retry->stop();
-        slot.hedge->stop();
-        discard(slot.second);
-    }
+    for (Slot& slot : slots_)
+        cancelDials(slot);
+}
+
+void LinkPool::cancelDials(Slot& slot) {
+    slot.retry->stop();
+    slot.hedge->stop();
+    discard(slot.second);
 }
 
 int LinkPool::openCount() const {

@@ -131,6 +131,8 @@ private:
     void onFailed(std::uint8_t slot, OnionLink* link, OnionLink::Failure failure,
                   const QString& reason);
     static void discard(Attempt& attempt);
+    // No retry, no hedge, no second attempt: what would dial the slot again.
+    static void cancelDials(Slot& slot);
     // Open for workingAfter: it broke, it did not fail to work.
     bool wasWorking(const Attempt& attempt) const;
 

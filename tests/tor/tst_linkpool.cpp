@@ -28,6 +28,14 @@ LinkPoolConfig poolConfig(const ScriptedSocks& socks, int links) {
     return config;
 }
 
+// The scripted session that carries the link dialled with `isolationKey` (nullptr if none).
+ScriptedSocks::Session* sessionWith(const ScriptedSocks& socks, const QByteArray& isolationKey) {
+    for (const auto& s : socks.sessions)
+        if (s->username == isolationKey)
+            return s.get();
+    return nullptr;
+}
+
 } // namespace
 
 class TestLinkPool : public QObject {
@@ -80,10 +88,7 @@ private slots:
 
         // Break slot 2: it goes down and comes back with a new isolation key.
         const QByteArray oldKey = pool.isolationKey(2);
-        ScriptedSocks::Session* broken = nullptr;
-        for (auto& s : socks.sessions)
-            if (s->username == oldKey)
-                broken = s.get();
+        ScriptedSocks::Session* broken = sessionWith(socks, oldKey);
         QVERIFY(broken);
         broken->socket->close();
         QTRY_COMPARE(down.size(), 1);
@@ -128,10 +133,7 @@ private slots:
         QTRY_COMPARE(pool.openCount(), 3);
         pool.halt();
         const auto sessionOf = [&](std::uint8_t slot) {
-            for (auto& s : socks.sessions)
-                if (s->username == pool.isolationKey(slot))
-                    return s.get();
-            return static_cast<ScriptedSocks::Session*>(nullptr);
+            return sessionWith(socks, pool.isolationKey(slot));
         };
         QVERIFY(sessionOf(0) && sessionOf(1));
         QVERIFY(pool.sendRecord(1, bytes(record('h'))));
