@@ -140,6 +140,9 @@ private:
     QByteArray firstRecordFor(const CallSession* session, std::uint8_t slot);
     void onPoolLinkUp(std::uint8_t slot);
     void onPoolLinkDown(std::uint8_t slot);
+    void onPoolAttemptSlow(std::uint8_t slot, const QByteArray& isolationKey);
+    // SIGNAL NEWNYM for the call's peer, with its client-auth key given to tor again.
+    void purgeTorStateForPeer();
     void onTorControlReady();
     void onRecord(std::uint8_t slot, const QByteArray& record);
     void onCallerHandshake(const HandshakeMessage& message);

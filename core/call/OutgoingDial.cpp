@@ -78,17 +78,42 @@ void closeCircuitsOf(tor::TorController* controller, const QList<QByteArray>& is
     });
 }
 
-QList<QByteArray> joinedRendezvousCircuits(const QByteArray& circuitStatus,
-                                           const QSet<QByteArray>& isolationKeys) {
+namespace {
+
+// Of tor's circuit-status, the rendezvous circuits in `state` of the given SOCKS usernames.
+QList<QByteArray> rendezvousCircuits(const QByteArray& circuitStatus, const QByteArray& state,
+                                     const QSet<QByteArray>& isolationKeys) {
     QList<QByteArray> ids;
     for (const QByteArray& line : circuitStatus.split('\n')) {
         const tor::TorArguments circuit = tor::parseTorArguments(line);
         if (!circuit.positional.isEmpty() && circuit.keyed.value("PURPOSE") == "HS_CLIENT_REND" &&
-            circuit.keyed.value("HS_STATE") == "HSCR_JOINED" &&
+            circuit.keyed.value("HS_STATE") == state &&
             isolationKeys.contains(circuit.keyed.value("SOCKS_USERNAME")))
             ids.append(circuit.positional.first());
     }
     return ids;
+}
+
+} // namespace
+
+QList<QByteArray> joinedRendezvousCircuits(const QByteArray& circuitStatus,
+                                           const QSet<QByteArray>& isolationKeys) {
+    return rendezvousCircuits(circuitStatus, "HSCR_JOINED", isolationKeys);
+}
+
+bool introducedWithoutRendezvous(const QByteArray& circuitStatus, const QByteArray& isolationKey) {
+    return !isolationKey.isEmpty() &&
+           !rendezvousCircuits(circuitStatus, "HSCR_ESTABLISHED_WAITING", {isolationKey}).isEmpty();
+}
+
+void whenIntroducedWithoutRendezvous(tor::TorController* controller, const QByteArray& isolationKey,
+                                     std::function<void()> then) {
+    controller->send("GETINFO circuit-status",
+                     [isolationKey, then = std::move(then)](const tor::TorReply& reply) {
+                         if (reply.isOk() && introducedWithoutRendezvous(
+                                                 reply.value("circuit-status"), isolationKey))
+                             then();
+                     });
 }
 
 } // namespace onionvoice::call

@@ -65,4 +65,20 @@ void closeCircuitsOf(tor::TorController* controller, const QList<QByteArray>& is
 QList<QByteArray> joinedRendezvousCircuits(const QByteArray& circuitStatus,
                                            const QSet<QByteArray>& isolationKeys);
 
+// Whether tor's circuit-status shows the attempt with this SOCKS username introduced and waiting
+// for the peer's rendezvous: its introduction point acknowledged the introduction and the peer's
+// tor never came to the rendezvous point (HSCR_ESTABLISHED_WAITING). A live peer comes within
+// seconds. An introduction point that acknowledges for a tor that never answers holds a circuit
+// of the peer's old tor: frozen (a suspended laptop), or one that the point still believes alive
+// after the tor died. Tor marks no introduction point as failed for it and keeps the cached
+// descriptor that lists those points, so every attempt waits the same way until the peer's new
+// descriptor is fetched (tests/call/tst_handshaketwins, tst_manycalls).
+bool introducedWithoutRendezvous(const QByteArray& circuitStatus, const QByteArray& isolationKey);
+
+// Asks tor for its circuit-status and runs `then` if it shows the attempt with this SOCKS username
+// introduced and waiting (introducedWithoutRendezvous). The handler runs while the controller
+// lives.
+void whenIntroducedWithoutRendezvous(tor::TorController* controller, const QByteArray& isolationKey,
+                                     std::function<void()> then);
+
 } // namespace onionvoice::call

@@ -40,6 +40,15 @@
 // outlives it on the directories, and its introduction points refuse us): a purge for every call
 // to someone offline would replace the layer-2 relays for nothing, and anyone could have us do it
 // by being called while away.
+//
+// The third form of a stuck state: the introduction points of tor's cached descriptor acknowledge
+// every introduction, and the peer never comes to the rendezvous, because the points still hold
+// circuits of the peer's old tor (frozen, or dead while a point still believes it alive), and the
+// peer's new tor publishes other points. Tor marks none of them as failed and never fetches the
+// new descriptor: the call back after a restart of the callee's tor hung so until its dial timed
+// out (tst_manycalls in CI; tst_handshaketwins reproduces it with the old tor frozen). The dial's
+// hedge asks tor about its slow first attempt (call::introducedWithoutRendezvous) and counts such
+// an attempt as ClientStateStuck, under the same rules: a recent peer, one purge per 10 minutes.
 #pragma once
 
 #include "multipath/Types.h"
@@ -73,8 +82,9 @@ public:
 
     enum class Failure {
         Other,
-        ClientStateStuck, // tor answered 0xF0 or 0xF2 (see above)
-        NoTor,            // no tor to ask (it died, or is starting again): no attempt was made
+        // Tor answered 0xF0 or 0xF2, or introduced an attempt that no rendezvous followed (above).
+        ClientStateStuck,
+        NoTor, // no tor to ask (it died, or is starting again): no attempt was made
     };
     static Failure classify(net::OnionLink::Failure failure, int socksReplyCode);
     // Whether the call has working links when an attempt fails (see above).

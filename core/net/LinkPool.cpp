@@ -159,6 +159,9 @@ void LinkPool::openSecond(std::uint8_t slot) {
     if (activity_ != Activity::Running || s.second.link || !s.current.link ||
         s.current.link->state() == OnionLink::State::Open)
         return;
+    emit attemptSlow(slot, s.current.isolationKey);
+    if (activity_ != Activity::Running || !s.current.link) // the signal's receiver replaced it
+        return;
     // A second attempt is a help, not a need: only while the budget could still dial every slot
     // again, so that it never takes the dial a slot that is down waits for.
     const auto now = std::chrono::steady_clock::now();

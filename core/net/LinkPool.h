@@ -108,6 +108,10 @@ signals:
     // budget allows).
     void linkDown(std::uint8_t slot, const QString& reason);
     void recordReceived(std::uint8_t slot, const QByteArray& record);
+    // The slot's attempt with this isolation key has not opened within the hedge delay (a second
+    // attempt goes beside it when the budget allows): the caller may ask tor why (see
+    // call::introducedWithoutRendezvous).
+    void attemptSlow(std::uint8_t slot, const QByteArray& isolationKey);
 
 private:
     struct Attempt {

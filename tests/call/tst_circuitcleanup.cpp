@@ -1,6 +1,7 @@
 // Unit test of which circuits an ended call closes (call::joinedRendezvousCircuits), on
 // circuit-status lines as tor's control port gives them: only the joined rendezvous circuits of
-// the call's own link attempts.
+// the call's own link attempts; and of which attempt tor introduced and left waiting for a
+// rendezvous (call::introducedWithoutRendezvous).
 #include "call/OutgoingDial.h"
 
 #include <QTest>
@@ -37,6 +38,14 @@ private slots:
         QCOMPARE(ids, (QList<QByteArray>{"5", "9"}));
         QVERIFY(call::joinedRendezvousCircuits(status, {}).isEmpty());
         QVERIFY(call::joinedRendezvousCircuits({}, {"link-a"}).isEmpty());
+
+        // Which attempt tor introduced and left waiting for the peer's rendezvous: only link-b,
+        // whose rendezvous circuit is HSCR_ESTABLISHED_WAITING (the dial purges tor's state for
+        // it).
+        QVERIFY(call::introducedWithoutRendezvous(status, "link-b"));
+        for (const QByteArray key : {"link-a", "link-c", "another-call", "", "nobody"})
+            QVERIFY2(!call::introducedWithoutRendezvous(status, key), key.constData());
+        QVERIFY(!call::introducedWithoutRendezvous({}, "link-b"));
     }
 };
 

@@ -6,9 +6,11 @@
 // or busy (a decoy), or their timing would tell the two apart. Fault: calling back into a tor
 // whose state for the peer is stuck (call::RelinkRescue) purges it rather than waiting it out.
 #include "CallParties.h"
+#include "tor/OnionService.h"
 
 #include <QFile>
 #include <QLocalSocket>
+#include <QScopeGuard>
 #include <QTcpServer>
 #include <QTcpSocket>
 #include <csignal>
@@ -349,6 +351,60 @@ private slots:
         QCOMPARE(carol.incoming->size(), 1); // only alice's call rang
         alice.engine->hangUp();
         QTRY_COMPARE_WITH_TIMEOUT(carol.endReason(), EndReason::HungUpByPeer, 10000);
+    }
+
+    // Fault: bob's tor froze (SIGSTOP, as a suspended laptop's does) and his service is back on
+    // another tor with a newer descriptor (carol's tor publishes it with bob's key, as bob's own
+    // new tor would). The introduction points of the descriptor that erin's tor cached in her last
+    // call with bob still hold the frozen tor's circuits: they acknowledge every introduction and
+    // pass it to a tor that never answers, so erin's tor waits for a rendezvous that never comes
+    // and, its introductions all acknowledged, never fetches the new descriptor. Before, the dial
+    // and its hedge waited so until the dial timed out (the call back that hung after a restart
+    // of the callee's tor in tst_manycalls: the callee's new tor never heard of the introductions).
+    // Now the hedge finds the first attempt introduced and left waiting: erin's tor purges its
+    // state for bob (he was in a call with her a moment ago) and the slot is dialled afresh.
+    // Last of the functions: bob's tor is thawed after it, with a moment of news to catch up on.
+    void aCallBackPastIntroductionPointsThatNeverAnswerPurges() {
+        if (!has("erin")) {
+            addParty("erin"); // a caller whose one purge per 10 minutes is unspent
+            waitReachable({"erin"});
+        }
+        Party& erin = party("erin");
+        Party& bob = party("bob");
+        Party& carol = party("carol");
+        answeredCall(erin, bob);
+        if (QTest::currentTestFailed())
+            return;
+        erin.engine->hangUp();
+        QTRY_COMPARE_WITH_TIMEOUT(bob.endReason(), EndReason::HungUpByPeer, 10000);
+        waitIdle({"erin", "bob"});
+        erin.clear();
+        bob.clear();
+
+        const auto bobsTor = pid_t(bob.engine->torLauncher()->processId());
+        ::kill(bobsTor, SIGSTOP);
+        const auto thaw = qScopeGuard([bobsTor] { ::kill(bobsTor, SIGCONT); });
+        QString error;
+        auto bobsIdentity = partyIdentity("bob", &error);
+        QVERIFY2(bobsIdentity, qPrintable(error));
+        tor::OnionService::Config service;
+        service.virtualPort = EngineConfig{}.servicePort;
+        service.target = bob.engine->serviceTarget();
+        tor::OnionService elsewhere(carol.engine->torLauncher(), std::move(*bobsIdentity), service);
+        const auto unpublish = qScopeGuard([&carol, address = bob.engine->address()] {
+            carol.engine->torLauncher()->controller()->send("DEL_ONION " + address.toLatin1());
+        });
+        QTRY_COMPARE_WITH_TIMEOUT(elsewhere.state(), tor::OnionService::State::Reachable,
+                                  kStartTimeout);
+        QTRY_VERIFY_WITH_TIMEOUT(elsewhere.uploads().allSettled(), kStartTimeout);
+
+        answerNextCall(bob);
+        erin.engine->dial(bob.engine->address());
+        QTRY_VERIFY_WITH_TIMEOUT(erin.reached(CallState::Active) || erin.reached(CallState::Ended),
+                                 kCallTimeout);
+        QVERIFY2(erin.reached(CallState::Active), qPrintable(describe(erin.endReason())));
+        erin.engine->hangUp();
+        QTRY_COMPARE_WITH_TIMEOUT(bob.endReason(), EndReason::HungUpByPeer, 10000);
     }
 };
 

@@ -375,9 +375,10 @@ private slots:
                 if (QTest::qWaitFor([&] { return settled(*calls[0]); }, 20000) &&
                     isRinging(*calls[0])) {
                     calls[1]->send(encodeHandshake(hello(caller, second)));
-                    QTest::qWaitFor([&] { return settled(*calls[1]); }, 20000);
+                    const bool answered =
+                        QTest::qWaitFor([&] { return settled(*calls[1]); }, 20000);
                     const auto reply = firstReply(*calls[1]);
-                    if (reply && std::holds_alternative<Refusal>(*reply))
+                    if (answered && reply && std::holds_alternative<Refusal>(*reply))
                         heard = std::get<Refusal>(*reply).reason;
                 }
             }

@@ -231,11 +231,16 @@ private slots:
         LinkPool pool(config);
         QSignalSpy down(&pool, &LinkPool::linkDown);
         QSignalSpy up(&pool, &LinkPool::linkUp);
+        QSignalSpy slow(&pool, &LinkPool::attemptSlow);
         socks.silent = {0};
         pool.start(1);
         QTRY_COMPARE(pool.openCount(), 1);
         QCOMPARE(socks.sessions.size(), std::size_t(2));
         QCOMPARE(pool.isolationKey(0), socks.sessions[1]->username);
+        // The slow attempt was reported with its isolation key (for the engine to ask tor).
+        QCOMPARE(slow.size(), 1);
+        QCOMPARE(slow.at(0).at(0).value<std::uint8_t>(), std::uint8_t(0));
+        QCOMPARE(slow.at(0).at(1).toByteArray(), pool.dialledIsolationKeys().at(0));
         QTRY_COMPARE(socks.sessions[0]->socket->state(), QAbstractSocket::UnconnectedState);
         QCOMPARE(down.size(), 0);
         QCOMPARE(up.size(), 1);
@@ -245,6 +250,36 @@ private slots:
         QTRY_COMPARE(pool.openCount(), 2);
         QTest::qWait(300);
         QCOMPARE(socks.sessions.size(), std::size_t(4));
+    }
+
+    // The engine may replace a slow handshake attempt (tor introduced it and the peer never came:
+    // call::introducedWithoutRendezvous) when it hears of it. A replacement made by the signal's
+    // receiver is the slot's only attempt: no second attempt goes beside the discarded one, and
+    // the replacement is hedged in its turn.
+    void aSlowAttemptReplacedByItsReceiverIsTheSlotsOnlyAttempt() {
+        ScriptedSocks socks;
+        LinkPoolConfig config = poolConfig(socks, 1);
+        config.connectTimeout = 600s;
+        config.firstHedgeDelay = 100ms;
+        config.replaceDelay = 50ms;
+        LinkPool pool(config);
+        QSignalSpy down(&pool, &LinkPool::linkDown);
+        QSignalSpy slow(&pool, &LinkPool::attemptSlow);
+        connect(&pool, &LinkPool::attemptSlow, &pool, [&pool, &slow](std::uint8_t slot) {
+            if (slow.size() == 1) // the first report only
+                pool.replace(slot);
+        });
+        socks.silent = {0, 1};
+        pool.start(1);
+        QTRY_COMPARE(pool.openCount(), 1);
+        QCOMPARE(slow.size(), 2);
+        QCOMPARE(slow.at(0).at(1).toByteArray(), pool.dialledIsolationKeys().at(0));
+        QCOMPARE(slow.at(1).at(1).toByteArray(), pool.dialledIsolationKeys().at(1));
+        QCOMPARE(socks.sessions.size(), std::size_t(3)); // the replacement, then its hedge
+        QCOMPARE(pool.dialledIsolationKeys().size(), 3);
+        QCOMPARE(pool.isolationKey(0), socks.sessions[2]->username);
+        QCOMPARE(down.size(), 1);
+        QCOMPARE(down.at(0).at(1).toString(), QStringLiteral("replaced"));
     }
 
     void poolReplacesABrokenWorkingLinkAtOnce() {
