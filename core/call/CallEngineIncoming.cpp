@@ -131,9 +131,12 @@ void CallEngine::onJoin(net::OnionLink* link, const Join& join) {
         discard(link);
         return;
     }
-    if (call_->links[join.slot])
-        call_->closeSlot(join.slot, QStringLiteral("replaced"));
-    attachIncoming(link, join.slot);
+    if (call_->links[join.slot]) {
+        call_->joinBesideCurrent(join.slot, link);
+        connectIncoming(link, join.slot);
+    } else {
+        attachIncoming(link, join.slot);
+    }
     call_->slotUp(join.slot);
 }
 
@@ -159,11 +162,17 @@ void CallEngine::attachIncoming(net::OnionLink* link, std::uint8_t slot) {
 
 void CallEngine::connectIncoming(net::OnionLink* link, std::uint8_t slot) {
     connect(link, &net::OnionLink::recordReceived, this,
-            [this, slot](const QByteArray& record) { onRecord(slot, record); });
+            [this, slot, link](const QByteArray& record) {
+                if (call_)
+                    call_->takeStandbyOn(slot, link);
+                onRecord(slot, record);
+            });
     connect(link, &net::OnionLink::failed, this, [this, slot, link](net::OnionLink::Failure why) {
         if (why == net::OnionLink::Failure::SendBacklog)
             ++refusals_.linksStalled;
-        if (!call_ || call_->links[slot] != link)
+        if (!call_ || (call_->links[slot] != link && call_->standby[slot] != link))
+            return;
+        if (call_->linkClosed(slot, link))
             return;
         if (slot == call_->controlSlot) {
             if (net::OnionLink* twin = call_->takeTwin()) {
@@ -172,7 +181,6 @@ void CallEngine::connectIncoming(net::OnionLink* link, std::uint8_t slot) {
                 return;
             }
         }
-        call_->links[slot] = nullptr;
         call_->slotLost(slot);
         if (!call_->keys && slot == call_->controlSlot)
             end(EndReason::Cancelled); // the caller went away while it was ringing

@@ -42,6 +42,9 @@ CallSession::~CallSession() {
     for (net::OnionLink* link : twins)
         if (link)
             discard(link);
+    for (net::OnionLink* link : standby)
+        if (link)
+            discard(link);
 }
 
 multipath::Time CallSession::now() const {
@@ -83,6 +86,28 @@ net::OnionLink* CallSession::takeTwin() {
     return nullptr;
 }
 
+void CallSession::joinBesideCurrent(std::uint8_t slot, net::OnionLink* link) {
+    if (net::OnionLink* older = standby[slot])
+        discard(older);
+    standby[slot] = links[slot];
+    links[slot] = link;
+}
+
+void CallSession::takeStandbyOn(std::uint8_t slot, const net::OnionLink* link) {
+    if (link && standby[slot] == link)
+        std::swap(links[slot], standby[slot]);
+}
+
+bool CallSession::linkClosed(std::uint8_t slot, const net::OnionLink* link) {
+    if (standby[slot] == link) {
+        standby[slot] = nullptr;
+        return true;
+    }
+    if (links[slot] == link)
+        links[slot] = std::exchange(standby[slot], nullptr);
+    return links[slot] != nullptr;
+}
+
 void CallSession::sendSealed(std::uint8_t slot, const multipath::RecordBytes& plain) {
     sendOnSlot(slot, sealer->seal(plain));
 }
@@ -95,6 +120,8 @@ void CallSession::closeSlot(std::uint8_t slot, const QString& reason) {
         links[slot] = nullptr;
         slotLost(slot);
         discard(link);
+        if (net::OnionLink* other = std::exchange(standby[slot], nullptr))
+            discard(other);
     }
 }
 
@@ -128,6 +155,9 @@ void CallSession::detach(QObject* receiver) {
         if (link)
             link->disconnect(receiver);
     for (net::OnionLink* link : twins)
+        if (link)
+            link->disconnect(receiver);
+    for (net::OnionLink* link : standby)
         if (link)
             link->disconnect(receiver);
 }

@@ -229,6 +229,74 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(bob.endReason(), EndReason::HungUpByPeer, 10000);
         waitIdle({"bob"});
     }
+
+    // Fault: a caller's slot had a slow attempt and a second one beside it (LinkPool's hedge),
+    // and both reached bob; the caller kept the first to open, A, and closes B. Before, bob took
+    // every later Join as the slot's replacement and closed the link it had: B's Join, arriving
+    // after A's, closed A, the link the caller kept, and the slot was down until the caller
+    // noticed and dialled again. Now the older link stands by until one of them closes, and the
+    // link the caller's records come on is the slot's.
+    void aSlotsTwoAttemptsKeepTheOneTheCallerUses() {
+        Party& bob = party("bob");
+        answerNextCall(bob);
+        std::array<std::unique_ptr<net::OnionLink>, 3> links; // control, A and B of slot 1
+        for (int i = 0; i < 3; ++i)
+            links[std::size_t(i)] = rawLink("carol", "bob", 30 + i);
+        for (auto& l : links)
+            QTRY_COMPARE_WITH_TIMEOUT(l->state(), net::OnionLink::State::Open, kCallTimeout);
+        QSignalSpy control(links[0].get(), &net::OnionLink::recordReceived);
+        QString error;
+        const auto carolId = partyIdentity("carol", &error);
+        QVERIFY2(carolId, qPrintable(error));
+        EphemeralKey e;
+        const Hello hello =
+            makeHello(*carolId, bob.engine->address(), e, {32000, 40, 2, 4}, 0,
+                      std::chrono::milliseconds(QDateTime::currentMSecsSinceEpoch()));
+        links[0]->sendRecord(encodeHandshake(hello));
+        QTRY_VERIFY_WITH_TIMEOUT(control.size() >= 2, kCallTimeout);
+        const auto accept = decodeHandshake(bytesOf(control.at(1).at(0).toByteArray()));
+        QVERIFY(accept.message && std::holds_alternative<Accept>(*accept.message));
+        const auto keys = deriveCallKeys(Role::Caller, e, hello, std::get<Accept>(*accept.message));
+        QVERIFY(keys);
+
+        RecordSealer sealer(keys->send);
+        multipath::MultipathEndpoint endpoint({}, multipath::makePolicy("simple"));
+        endpoint.linkUp(0);
+        std::uint32_t seq = 0;
+        const auto sendAudio = [&](net::OnionLink& link) {
+            const multipath::Frame f{seq, std::vector<std::uint8_t>(100, std::uint8_t(seq))};
+            const auto out = endpoint.sendPacket(multipath::Millis(40 * seq), std::span(&f, 1));
+            ++seq;
+            link.sendRecord(sealer.seal(out.front().bytes));
+        };
+        const auto framesHeard = [&] {
+            return bob.statistics->isEmpty() ? 0 : bob.lastStatistics().framesReceived;
+        };
+        net::OnionLink& a = *links[1];
+        net::OnionLink& b = *links[2];
+        a.sendRecord(encodeHandshake(makeJoin(*keys, 1)));
+        sendAudio(a);
+        QTRY_VERIFY_WITH_TIMEOUT(framesHeard() >= 1, 10000); // A joined slot 1
+        b.sendRecord(encodeHandshake(makeJoin(*keys, 1)));
+        sendAudio(b); // in flight before the caller closed B: bob has taken B's Join once it counts
+        QTRY_VERIFY_WITH_TIMEOUT(framesHeard() >= 2, 10000);
+        QSignalSpy aClosed(&a, &net::OnionLink::failed);
+        QSignalSpy heardOnA(&a, &net::OnionLink::recordReceived);
+        for (int i = 0; i < 10; ++i)
+            sendAudio(a); // the caller's records come on A, the link it kept
+        QTRY_VERIFY_WITH_TIMEOUT(framesHeard() >= 12, 10000);
+        links[2].reset(); // the caller closes B
+        for (int i = 0; i < 10; ++i)
+            sendAudio(a);
+        QTRY_VERIFY_WITH_TIMEOUT(framesHeard() >= 22, 10000);
+        QVERIFY2(aClosed.isEmpty(), "bob closed the link the caller kept");
+        QCOMPARE(bob.engine->callState(), CallState::Active);
+        // What bob sends on slot 1 goes on A again.
+        QTRY_VERIFY_WITH_TIMEOUT(!heardOnA.isEmpty(), 10000);
+        a.sendRecord(sealer.seal(encodeControl(ControlCode::HangUp)));
+        QTRY_COMPARE_WITH_TIMEOUT(bob.endReason(), EndReason::HungUpByPeer, 10000);
+        waitIdle({"bob"});
+    }
 };
 
 QTEST_GUILESS_MAIN(WhoMayRingTest)
