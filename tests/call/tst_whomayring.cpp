@@ -4,10 +4,10 @@
 // impostor's Hello is refused, and replayed and forged records and a wrong join token are rejected
 // in a call.
 #include "CallParties.h"
+#include "RawCaller.h"
 #include "call/RecordSealer.h"
 #include "multipath/MultipathEndpoint.h"
 
-#include <QDateTime>
 #include <QSignalSpy>
 #include <QTest>
 #include <array>
@@ -171,20 +171,11 @@ private slots:
             links[std::size_t(i)] = rawLink("carol", "bob", 10 + i);
         for (auto& l : links)
             QTRY_COMPARE_WITH_TIMEOUT(l->state(), net::OnionLink::State::Open, kCallTimeout);
-        QSignalSpy control(links[0].get(), &net::OnionLink::recordReceived);
         QString error;
         const auto carolId = partyIdentity("carol", &error);
-        QVERIFY(carolId);
-        EphemeralKey e;
-        const Hello hello =
-            makeHello(*carolId, bob.engine->address(), e, {32000, 40, 4, 4}, 0,
-                      std::chrono::milliseconds(QDateTime::currentMSecsSinceEpoch()));
-        links[0]->sendRecord(encodeHandshake(hello));
-        // Ringing, then Accept; bob's first records may follow in the same poll interval.
-        QTRY_VERIFY_WITH_TIMEOUT(control.size() >= 2, kCallTimeout);
-        const auto accept = decodeHandshake(bytesOf(control.at(1).at(0).toByteArray()));
-        QVERIFY(accept.message && std::holds_alternative<Accept>(*accept.message));
-        const auto keys = deriveCallKeys(Role::Caller, e, hello, std::get<Accept>(*accept.message));
+        QVERIFY2(carolId, qPrintable(error));
+        const auto keys =
+            rawHandshake(*links[0], *carolId, bob.engine->address(), {32000, 40, 4, 4});
         QVERIFY(keys);
         links[1]->sendRecord(encodeHandshake(makeJoin(*keys, 1)));
         links[2]->sendRecord(encodeHandshake(makeJoin(*keys, 2)));
@@ -244,19 +235,11 @@ private slots:
             links[std::size_t(i)] = rawLink("carol", "bob", 30 + i);
         for (auto& l : links)
             QTRY_COMPARE_WITH_TIMEOUT(l->state(), net::OnionLink::State::Open, kCallTimeout);
-        QSignalSpy control(links[0].get(), &net::OnionLink::recordReceived);
         QString error;
         const auto carolId = partyIdentity("carol", &error);
         QVERIFY2(carolId, qPrintable(error));
-        EphemeralKey e;
-        const Hello hello =
-            makeHello(*carolId, bob.engine->address(), e, {32000, 40, 2, 4}, 0,
-                      std::chrono::milliseconds(QDateTime::currentMSecsSinceEpoch()));
-        links[0]->sendRecord(encodeHandshake(hello));
-        QTRY_VERIFY_WITH_TIMEOUT(control.size() >= 2, kCallTimeout);
-        const auto accept = decodeHandshake(bytesOf(control.at(1).at(0).toByteArray()));
-        QVERIFY(accept.message && std::holds_alternative<Accept>(*accept.message));
-        const auto keys = deriveCallKeys(Role::Caller, e, hello, std::get<Accept>(*accept.message));
+        const auto keys =
+            rawHandshake(*links[0], *carolId, bob.engine->address(), {32000, 40, 2, 4});
         QVERIFY(keys);
 
         RecordSealer sealer(keys->send);

@@ -8,6 +8,7 @@
 // says so as it rings; a caller or callee process killed mid-call ends the other side's call the
 // same way (and `call` exits with code 8). The attacker is this test itself, with its own tor and
 // raw links.
+#include "../call/RawCaller.h"
 #include "../testnet/TestnetEngine.h"
 #include "call/CallSession.h"
 #include "call/Handshake.h"
@@ -263,18 +264,8 @@ private slots:
             links[std::size_t(i)] = rawLink(10 + i);
         for (auto& l : links)
             QTRY_COMPARE_WITH_TIMEOUT(l->state(), net::OnionLink::State::Open, kCallTimeout);
-        QSignalSpy control(links[0].get(), &net::OnionLink::recordReceived);
-        const auto mallory = tor::OnionIdentity::generate();
-        EphemeralKey e;
-        const Hello hello =
-            makeHello(mallory, bobAddress_, e, {32000, 40, 3, 4}, 0,
-                      std::chrono::milliseconds(QDateTime::currentMSecsSinceEpoch()));
-        links[0]->sendRecord(encodeHandshake(hello));
-        // Ringing, then Accept; the callee's audio records follow at once.
-        QTRY_VERIFY_WITH_TIMEOUT(control.size() >= 2, kCallTimeout);
-        const auto accept = decodeHandshake(bytesOf(control.at(1).at(0).toByteArray()));
-        QVERIFY(accept.message && std::holds_alternative<Accept>(*accept.message));
-        const auto keys = deriveCallKeys(Role::Caller, e, hello, std::get<Accept>(*accept.message));
+        const auto keys = call::testing::rawHandshake(*links[0], tor::OnionIdentity::generate(),
+                                                      bobAddress_, {32000, 40, 3, 4});
         QVERIFY(keys);
         links[1]->sendRecord(encodeHandshake(makeJoin(*keys, 1)));
         links[2]->sendRecord(encodeHandshake(makeJoin(*keys, 2)));
