@@ -19,6 +19,26 @@ using namespace std::chrono_literals;
 
 class WhoMayRingTest : public QObject, public CallParties {
     Q_OBJECT
+    // The test as a caller with carol's identity: opens the raw links to bob, calls him on the
+    // first (as many links as there are raw ones) and sets `keys` once he answered; `keys` stays
+    // empty when that failed (the test function has then failed too).
+    template <std::size_t N>
+    void callBobAsCarol(std::array<std::unique_ptr<net::OnionLink>, N>& links, int firstTag,
+                        std::optional<CallKeys>& keys) {
+        Party& bob = party("bob");
+        answerNextCall(bob);
+        for (std::size_t i = 0; i < N; ++i)
+            links[i] = rawLink("carol", "bob", firstTag + int(i));
+        for (auto& l : links)
+            QTRY_COMPARE_WITH_TIMEOUT(l->state(), net::OnionLink::State::Open, kCallTimeout);
+        QString error;
+        const auto carolId = partyIdentity("carol", &error);
+        QVERIFY2(carolId, qPrintable(error));
+        keys = rawHandshake(*links[0], *carolId, bob.engine->address(),
+                            {32000, 40, std::uint8_t(N), 4});
+        QVERIFY(keys);
+    }
+
 private slots:
     void initTestCase() {
         if (!networkUp())
@@ -165,18 +185,11 @@ private slots:
         // The test is the caller itself, with carol's identity, over raw links: it completes
         // a genuine handshake with bob and then misbehaves on some links.
         Party& bob = party("bob");
-        answerNextCall(bob);
         std::array<std::unique_ptr<net::OnionLink>, 4> links;
-        for (int i = 0; i < 4; ++i)
-            links[std::size_t(i)] = rawLink("carol", "bob", 10 + i);
-        for (auto& l : links)
-            QTRY_COMPARE_WITH_TIMEOUT(l->state(), net::OnionLink::State::Open, kCallTimeout);
-        QString error;
-        const auto carolId = partyIdentity("carol", &error);
-        QVERIFY2(carolId, qPrintable(error));
-        const auto keys =
-            rawHandshake(*links[0], *carolId, bob.engine->address(), {32000, 40, 4, 4});
-        QVERIFY(keys);
+        std::optional<CallKeys> keys;
+        callBobAsCarol(links, 10, keys);
+        if (!keys)
+            return;
         links[1]->sendRecord(encodeHandshake(makeJoin(*keys, 1)));
         links[2]->sendRecord(encodeHandshake(makeJoin(*keys, 2)));
         Join wrong = makeJoin(*keys, 3);
@@ -229,18 +242,11 @@ private slots:
     // link the caller's records come on is the slot's.
     void aSlotsTwoAttemptsKeepTheOneTheCallerUses() {
         Party& bob = party("bob");
-        answerNextCall(bob);
         std::array<std::unique_ptr<net::OnionLink>, 3> links; // control, A and B of slot 1
-        for (int i = 0; i < 3; ++i)
-            links[std::size_t(i)] = rawLink("carol", "bob", 30 + i);
-        for (auto& l : links)
-            QTRY_COMPARE_WITH_TIMEOUT(l->state(), net::OnionLink::State::Open, kCallTimeout);
-        QString error;
-        const auto carolId = partyIdentity("carol", &error);
-        QVERIFY2(carolId, qPrintable(error));
-        const auto keys =
-            rawHandshake(*links[0], *carolId, bob.engine->address(), {32000, 40, 2, 4});
-        QVERIFY(keys);
+        std::optional<CallKeys> keys;
+        callBobAsCarol(links, 30, keys);
+        if (!keys)
+            return;
 
         RecordSealer sealer(keys->send);
         multipath::MultipathEndpoint endpoint({}, multipath::makePolicy("simple"));
