@@ -141,7 +141,8 @@ private:
     void onPoolLinkUp(std::uint8_t slot);
     void onPoolLinkDown(std::uint8_t slot);
     void onPoolAttemptSlow(std::uint8_t slot, const QByteArray& isolationKey);
-    // SIGNAL NEWNYM for the call's peer, with its client-auth key given to tor again.
+    // SIGNAL NEWNYM (all of tor's onion-service client state goes, for every peer, and its
+    // layer-2 relays are replaced), then the call's peer's client-auth key given to tor again.
     void purgeTorStateForPeer();
     void onTorControlReady();
     void onRecord(std::uint8_t slot, const QByteArray& record);

@@ -164,7 +164,7 @@ void CallEngine::connectIncoming(net::OnionLink* link, std::uint8_t slot) {
     connect(link, &net::OnionLink::recordReceived, this,
             [this, slot, link](const QByteArray& record) {
                 if (call_)
-                    call_->takeStandbyOn(slot, link);
+                    call_->recordOn(slot, link);
                 onRecord(slot, record);
             });
     connect(link, &net::OnionLink::failed, this, [this, slot, link](net::OnionLink::Failure why) {

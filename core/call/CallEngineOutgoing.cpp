@@ -16,6 +16,15 @@ namespace onionvoice::call {
 
 using namespace std::chrono_literals;
 
+namespace {
+
+// After tor acknowledged an introduction, how long a live peer may take to come to the rendezvous
+// before the introduction counts as unanswered: its tor builds one circuit to the rendezvous
+// point, and builds it again if that fails.
+constexpr auto kRendezvousGrace = 5s;
+
+} // namespace
+
 void CallEngine::dial(const QString& address) {
     const tor::AddressCheck check = tor::checkOnionAddress(address);
     if (!check.isValid()) {
@@ -142,21 +151,29 @@ void CallEngine::onPoolLinkDown(std::uint8_t slot) {
 }
 
 // The handshake link's attempt has not opened within the hedge delay. When tor introduced it and
-// the peer never came to the rendezvous, tor's cached descriptor for the peer lists introduction
-// points of a tor that no longer answers (introducedWithoutRendezvous), and the hedge's attempt
-// beside it waits the same way: for a peer we were in a call with lately (RelinkRescue) tor's
-// state is purged, and the slot dialled afresh, so that tor fetches the peer's new descriptor.
-// Before, the dial waited so until it timed out, although the peer was back and reachable.
+// the peer still has not come to the rendezvous a grace period later, tor's cached descriptor for
+// the peer lists introduction points of a tor that no longer answers (introducedWithoutRendezvous),
+// and the hedge's attempt beside it waits the same way: for a peer we were in a call with lately
+// (RelinkRescue) tor's state is purged, and the slot dialled afresh, so that tor fetches the
+// peer's new descriptor. Before, the dial waited so until it timed out, although the peer was back
+// and reachable. The second look spares a live peer whose introduction was merely acknowledged
+// late (after a slow descriptor fetch) and whose rendezvous is on its way: a purge replaces tor's
+// layer-2 relays, and may be spent once per 10 minutes only.
 void CallEngine::onPoolAttemptSlow(std::uint8_t slot, const QByteArray& isolationKey) {
     if (!call_ || call_->keys || slot != call_->controlSlot)
         return;
     tor::TorLauncher* launcher = host_.launcher();
     if (!launcher)
         return;
-    whenIntroducedWithoutRendezvous(
-        launcher->controller(), isolationKey,
-        [this, pool = QPointer<net::LinkPool>(call_->pool), slot] {
-            if (!pool || !call_ || call_->pool != pool || call_->keys ||
+    whenLeftWaitingForRendezvous(
+        launcher->controller(), isolationKey, kRendezvousGrace,
+        [this, pool = QPointer<net::LinkPool>(call_->pool), slot, isolationKey] {
+            // Still the same attempt, still not open: one that opened meanwhile has sent its
+            // Hello, and a replacement now would end the call it started.
+            const net::OnionLink* attempt = pool ? pool->link(slot) : nullptr;
+            if (!attempt || attempt->state() == net::OnionLink::State::Open ||
+                pool->isolationKey(slot) != isolationKey || !call_ || call_->pool != pool ||
+                call_->state != CallState::Dialing ||
                 !relinkRescue_.dialAttemptFailed(call_->peer, slot, RelinkRescue::Clock::now(),
                                                  RelinkRescue::Failure::ClientStateStuck))
                 return;

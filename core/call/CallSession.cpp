@@ -93,9 +93,13 @@ void CallSession::joinBesideCurrent(std::uint8_t slot, net::OnionLink* link) {
     links[slot] = link;
 }
 
-void CallSession::takeStandbyOn(std::uint8_t slot, const net::OnionLink* link) {
-    if (link && standby[slot] == link)
+void CallSession::recordOn(std::uint8_t slot, const net::OnionLink* link) {
+    if (!link)
+        return;
+    if (standby[slot] == link)
         std::swap(links[slot], standby[slot]);
+    if (links[slot] == link && slotStates[slot] == SlotState::Down && endpoint)
+        slotUp(slot);
 }
 
 bool CallSession::linkClosed(std::uint8_t slot, const net::OnionLink* link) {
@@ -103,9 +107,11 @@ bool CallSession::linkClosed(std::uint8_t slot, const net::OnionLink* link) {
         standby[slot] = nullptr;
         return true;
     }
-    if (links[slot] == link)
-        links[slot] = std::exchange(standby[slot], nullptr);
-    return links[slot] != nullptr;
+    links[slot] = std::exchange(standby[slot], nullptr);
+    if (!links[slot])
+        return false;
+    slotLost(slot);
+    return true;
 }
 
 void CallSession::sendSealed(std::uint8_t slot, const multipath::RecordBytes& plain) {

@@ -73,16 +73,19 @@ public:
     // A handshake message to the caller (Ringing, Accept, a refusal): on the control link and on
     // every twin standing by, since the caller may have kept any of them.
     void sendHandshake(std::span<const std::uint8_t> bytes);
-    // The first twin still open, taken out of the standby (nullptr if none is).
+    // The first twin still open, taken out of the twins (nullptr if none is).
     net::OnionLink* takeTwin();
     // A Join for a slot that has a link: `link` takes the slot, the old one stands by (one at a
     // time: an older standby closes).
     void joinBesideCurrent(std::uint8_t slot, net::OnionLink* link);
     // A record came on `link`: if it stands by in its slot, the caller kept it, and it becomes
-    // the slot's link again (the other stands by until it closes).
-    void takeStandbyOn(std::uint8_t slot, const net::OnionLink* link);
-    // `link` closed: a standby leaves the call; the slot's link is followed by its standby. False
-    // when the slot has no link left (it is lost).
+    // the slot's link again (the other stands by until it closes); a standby that followed a
+    // closed link (linkClosed) is up again.
+    void recordOn(std::uint8_t slot, const net::OnionLink* link);
+    // `link` closed: a standby leaves the call. The slot's link is followed by its standby, and
+    // the slot is down until the caller's records come on it (recordOn): it may be the link the
+    // caller replaced, dead on a broken circuit. False when the slot has no link left (it is
+    // lost).
     bool linkClosed(std::uint8_t slot, const net::OnionLink* link);
 
     // Both sides, once the keys exist: sealer, opener and multipath endpoint; the control slot
@@ -124,8 +127,9 @@ public:
     // Incoming calls: the link a slot had before a newer Join took its place, standing by until
     // one of the two closes. The caller's slot may have had a slow attempt and a second one beside
     // it, and both reached us: the caller keeps the one that opened first on its side and closes
-    // the other, and only which of them its records come on tells us which (takeStandbyOn). A
-    // newer Join after a link broke is the caller's replacement: the broken one closes soon.
+    // the other, and only which of them its records come on tells us which (recordOn). A newer
+    // Join after a link broke is the caller's replacement: the broken one stands by until it
+    // closes, the call ends, or a later Join takes its place.
     std::array<QPointer<net::OnionLink>, multipath::kMaxLinks> standby{};
     std::uint8_t controlSlot = 0;
     std::array<SlotState, multipath::kMaxLinks> slotStates{};

@@ -8,6 +8,7 @@
 
 #include <QPointer>
 #include <QSet>
+#include <QTimer>
 
 namespace onionvoice::call {
 
@@ -106,14 +107,23 @@ bool introducedWithoutRendezvous(const QByteArray& circuitStatus, const QByteArr
            !rendezvousCircuits(circuitStatus, "HSCR_ESTABLISHED_WAITING", {isolationKey}).isEmpty();
 }
 
-void whenIntroducedWithoutRendezvous(tor::TorController* controller, const QByteArray& isolationKey,
-                                     std::function<void()> then) {
-    controller->send("GETINFO circuit-status",
-                     [isolationKey, then = std::move(then)](const tor::TorReply& reply) {
-                         if (reply.isOk() && introducedWithoutRendezvous(
-                                                 reply.value("circuit-status"), isolationKey))
-                             then();
-                     });
+void whenLeftWaitingForRendezvous(tor::TorController* controller, const QByteArray& isolationKey,
+                                  std::chrono::milliseconds grace, std::function<void()> then) {
+    const auto ask = [isolationKey](tor::TorController* to, std::function<void()> ifWaiting) {
+        to->send("GETINFO circuit-status",
+                 [isolationKey, ifWaiting = std::move(ifWaiting)](const tor::TorReply& reply) {
+                     if (reply.isOk() &&
+                         introducedWithoutRendezvous(reply.value("circuit-status"), isolationKey))
+                         ifWaiting();
+                 });
+    };
+    const QPointer<tor::TorController> guarded = controller;
+    ask(controller, [ask, guarded, grace, then = std::move(then)] {
+        QTimer::singleShot(grace, guarded, [ask, guarded, then] {
+            if (guarded)
+                ask(guarded, then);
+        });
+    });
 }
 
 } // namespace onionvoice::call

@@ -7,6 +7,7 @@
 #include "tor/TorLauncher.h"
 
 #include <QSet>
+#include <chrono>
 #include <functional>
 
 namespace onionvoice::call {
@@ -75,10 +76,10 @@ QList<QByteArray> joinedRendezvousCircuits(const QByteArray& circuitStatus,
 // descriptor is fetched (tests/call/tst_handshaketwins, tst_manycalls).
 bool introducedWithoutRendezvous(const QByteArray& circuitStatus, const QByteArray& isolationKey);
 
-// Asks tor for its circuit-status and runs `then` if it shows the attempt with this SOCKS username
-// introduced and waiting (introducedWithoutRendezvous). The handler runs while the controller
-// lives.
-void whenIntroducedWithoutRendezvous(tor::TorController* controller, const QByteArray& isolationKey,
-                                     std::function<void()> then);
+// Asks tor for its circuit-status, and runs `then` if it shows the attempt with this SOCKS
+// username introduced and waiting (introducedWithoutRendezvous), and again after `grace`, still
+// waiting. Nothing runs once the controller is gone.
+void whenLeftWaitingForRendezvous(tor::TorController* controller, const QByteArray& isolationKey,
+                                  std::chrono::milliseconds grace, std::function<void()> then);
 
 } // namespace onionvoice::call

@@ -47,8 +47,9 @@
 // peer's new tor publishes other points. Tor marks none of them as failed and never fetches the
 // new descriptor: the call back after a restart of the callee's tor hung so until its dial timed
 // out (tst_manycalls in CI; tst_handshaketwins reproduces it with the old tor frozen). The dial's
-// hedge asks tor about its slow first attempt (call::introducedWithoutRendezvous) and counts such
-// an attempt as ClientStateStuck, under the same rules: a recent peer, one purge per 10 minutes.
+// hedge asks tor about its slow first attempt (call::introducedWithoutRendezvous), twice 5 s
+// apart, and counts an attempt left waiting as ClientStateStuck, under the same rules: a recent
+// peer, one purge per 10 minutes.
 #pragma once
 
 #include "multipath/Types.h"

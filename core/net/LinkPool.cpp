@@ -160,7 +160,8 @@ void LinkPool::openSecond(std::uint8_t slot) {
         s.current.link->state() == OnionLink::State::Open)
         return;
     emit attemptSlow(slot, s.current.isolationKey);
-    if (activity_ != Activity::Running || !s.current.link) // the signal's receiver replaced it
+    // A receiver connected directly may have stopped the pool or replaced the slot meanwhile.
+    if (activity_ != Activity::Running || !s.current.link)
         return;
     // A second attempt is a help, not a need: only while the budget could still dial every slot
     // again, so that it never takes the dial a slot that is down waits for.

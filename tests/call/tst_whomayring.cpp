@@ -239,10 +239,13 @@ private slots:
     // every later Join as the slot's replacement and closed the link it had: B's Join, arriving
     // after A's, closed A, the link the caller kept, and the slot was down until the caller
     // noticed and dialled again. Now the older link stands by until one of them closes, and the
-    // link the caller's records come on is the slot's.
+    // link the caller's records come on is the slot's. In slot 1 the caller's records on A come
+    // while B is open; in slot 2 B closes first: A follows it, down until a record comes on it
+    // (it may be a link the caller replaced, dead on a broken circuit), and is up again then.
     void aSlotsTwoAttemptsKeepTheOneTheCallerUses() {
         Party& bob = party("bob");
-        std::array<std::unique_ptr<net::OnionLink>, 3> links; // control, A and B of slot 1
+        // The control link, then A and B of slot 1, A and B of slot 2.
+        std::array<std::unique_ptr<net::OnionLink>, 5> links;
         std::optional<CallKeys> keys;
         callBobAsCarol(links, 30, keys);
         if (!keys)
@@ -261,28 +264,47 @@ private slots:
         const auto framesHeard = [&] {
             return bob.statistics->isEmpty() ? 0 : bob.lastStatistics().framesReceived;
         };
-        net::OnionLink& a = *links[1];
-        net::OnionLink& b = *links[2];
-        a.sendRecord(encodeHandshake(makeJoin(*keys, 1)));
-        sendAudio(a);
-        QTRY_VERIFY_WITH_TIMEOUT(framesHeard() >= 1, 10000); // A joined slot 1
-        b.sendRecord(encodeHandshake(makeJoin(*keys, 1)));
-        sendAudio(b); // in flight before the caller closed B: bob has taken B's Join once it counts
-        QTRY_VERIFY_WITH_TIMEOUT(framesHeard() >= 2, 10000);
-        QSignalSpy aClosed(&a, &net::OnionLink::failed);
-        QSignalSpy heardOnA(&a, &net::OnionLink::recordReceived);
-        for (int i = 0; i < 10; ++i)
-            sendAudio(a); // the caller's records come on A, the link it kept
-        QTRY_VERIFY_WITH_TIMEOUT(framesHeard() >= 12, 10000);
+        const auto linksUp = [&] {
+            return bob.statistics->isEmpty() ? 0 : bob.lastStatistics().linksUp();
+        };
+        // Both attempts of `slot` join, A first (its frame counts once bob has taken its Join),
+        // then B (the same).
+        std::uint64_t expected = 0;
+        const auto joinTwice = [&](net::OnionLink& a, net::OnionLink& b, std::uint8_t slot) {
+            for (net::OnionLink* attempt : {&a, &b}) {
+                attempt->sendRecord(encodeHandshake(makeJoin(*keys, slot)));
+                sendAudio(*attempt); // B's: in flight before the caller closed B
+                ++expected;
+                QTRY_VERIFY_WITH_TIMEOUT(framesHeard() >= expected, 10000);
+            }
+        };
+        const auto sendTen = [&](net::OnionLink& link) {
+            for (int i = 0; i < 10; ++i)
+                sendAudio(link);
+            expected += 10;
+            QTRY_VERIFY_WITH_TIMEOUT(framesHeard() >= expected, 10000);
+        };
+
+        net::OnionLink& a1 = *links[1];
+        QSignalSpy a1Closed(&a1, &net::OnionLink::failed);
+        QSignalSpy heardOnA1(&a1, &net::OnionLink::recordReceived);
+        joinTwice(a1, *links[2], 1);
+        sendTen(a1);      // the caller's records come on A, the link it kept
         links[2].reset(); // the caller closes B
-        for (int i = 0; i < 10; ++i)
-            sendAudio(a);
-        QTRY_VERIFY_WITH_TIMEOUT(framesHeard() >= 22, 10000);
-        QVERIFY2(aClosed.isEmpty(), "bob closed the link the caller kept");
-        QCOMPARE(bob.engine->callState(), CallState::Active);
+        sendTen(a1);
+        QVERIFY2(a1Closed.isEmpty(), "bob closed the link the caller kept");
         // What bob sends on slot 1 goes on A again.
-        QTRY_VERIFY_WITH_TIMEOUT(!heardOnA.isEmpty(), 10000);
-        a.sendRecord(sealer.seal(encodeControl(ControlCode::HangUp)));
+        QTRY_VERIFY_WITH_TIMEOUT(!heardOnA1.isEmpty(), 10000);
+
+        net::OnionLink& a2 = *links[3];
+        joinTwice(a2, *links[4], 2);
+        QTRY_COMPARE_WITH_TIMEOUT(linksUp(), 3, 10000);
+        links[4].reset(); // B closes before anything more came on A
+        QTRY_COMPARE_WITH_TIMEOUT(linksUp(), 2, 10000);
+        sendTen(a2);
+        QTRY_COMPARE_WITH_TIMEOUT(linksUp(), 3, 10000);
+        QCOMPARE(bob.engine->callState(), CallState::Active);
+        a1.sendRecord(sealer.seal(encodeControl(ControlCode::HangUp)));
         QTRY_COMPARE_WITH_TIMEOUT(bob.endReason(), EndReason::HungUpByPeer, 10000);
         waitIdle({"bob"});
     }
