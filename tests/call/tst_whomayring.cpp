@@ -308,6 +308,38 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(bob.endReason(), EndReason::HungUpByPeer, 10000);
         waitIdle({"bob"});
     }
+
+    // Attack: a caller in the call (it has the keys) joins one slot again and again. Each Join
+    // puts the slot's link on standby, and bob keeps one standby per slot: the older ones are
+    // closed, so the caller holds at most two of bob's streams per slot however often it joins.
+    void joinsFloodingOneSlotHoldTwoLinksAtMost() {
+        Party& bob = party("bob");
+        std::array<std::unique_ptr<net::OnionLink>, 5> links; // the control link, four joins
+        std::optional<CallKeys> keys;
+        callBobAsCarol(links, 50, keys);
+        if (!keys)
+            return;
+        RecordSealer sealer(keys->send);
+        multipath::MultipathEndpoint endpoint({}, multipath::makePolicy("simple"));
+        endpoint.linkUp(0);
+        std::vector<std::unique_ptr<QSignalSpy>> closed;
+        for (std::uint32_t i = 1; i < links.size(); ++i) {
+            closed.push_back(std::make_unique<QSignalSpy>(links[i].get(), &net::OnionLink::failed));
+            links[i]->sendRecord(encodeHandshake(makeJoin(*keys, 1)));
+            const multipath::Frame f{i, std::vector<std::uint8_t>(100, std::uint8_t(i))};
+            links[i]->sendRecord(sealer.seal(
+                endpoint.sendPacket(multipath::Millis(40 * i), std::span(&f, 1)).front().bytes));
+            // Its frame counts once bob has taken its Join: the Joins arrive in this order.
+            QTRY_VERIFY_WITH_TIMEOUT(
+                !bob.statistics->isEmpty() && bob.lastStatistics().framesReceived >= i, 10000);
+        }
+        QTRY_VERIFY_WITH_TIMEOUT(!closed[0]->isEmpty() && !closed[1]->isEmpty(), 10000);
+        QVERIFY(closed[2]->isEmpty() && closed[3]->isEmpty());
+        QCOMPARE(bob.engine->callState(), CallState::Active);
+        links[0]->sendRecord(sealer.seal(encodeControl(ControlCode::HangUp)));
+        QTRY_COMPARE_WITH_TIMEOUT(bob.endReason(), EndReason::HungUpByPeer, 10000);
+        waitIdle({"bob"});
+    }
 };
 
 QTEST_GUILESS_MAIN(WhoMayRingTest)
