@@ -28,7 +28,8 @@ LATE_S = 8
 
 
 def main():
-    if len(sys.argv) != 2:
+    # An option is not a directory: "--help" once made ./--help/first-vote-network.
+    if len(sys.argv) != 2 or sys.argv[1].startswith("-"):
         raise SystemExit(__doc__)
     root = os.path.abspath(os.path.join(sys.argv[1], "first-vote-network"))
     os.makedirs(os.path.dirname(root), exist_ok=True)
