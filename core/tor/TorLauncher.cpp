@@ -53,6 +53,8 @@ TorLauncher::TorLauncher(TorLaunchConfig config, QObject* parent)
     connect(&pollTimer_, &QTimer::timeout, this, &TorLauncher::pollControlPortFile);
     restartTimer_.setSingleShot(true);
     connect(&restartTimer_, &QTimer::timeout, this, &TorLauncher::launchProcess);
+    startDeadline_.setSingleShot(true);
+    connect(&startDeadline_, &QTimer::timeout, this, &TorLauncher::onStartDeadline);
     connect(&process_, &QProcess::finished, this, &TorLauncher::onProcessFinished);
     connect(&process_, &QProcess::errorOccurred, this, [this](QProcess::ProcessError error) {
         // A process that never started emits no finished(); it still counts as a failure.
@@ -231,6 +233,7 @@ void TorLauncher::failPermanently(const QString& reason) {
     failureReason_ = reason;
     pollTimer_.stop();
     restartTimer_.stop();
+    startDeadline_.stop();
     // Failed first: the exit of the process stopped below is then expected, not a new failure.
     setState(State::Failed);
     forgetProcess();
@@ -331,17 +334,24 @@ void TorLauncher::launchProcess() {
     process_.start(torPath_, {QStringLiteral("-f"), torDirectory() + QStringLiteral("/torrc"),
                               QStringLiteral("--defaults-torrc"),
                               torDirectory() + QStringLiteral("/torrc-defaults")});
-    launchedAt_ = std::chrono::steady_clock::now();
+    stallReason_.clear();
+    startDeadline_.start(config_.startTimeout);
     pollTimer_.start();
 }
 
+// A connection to a tor that has stopped (a frozen process, a debugger) does not fail: the kernel
+// takes it on tor's behalf, and then nothing comes back. Only a deadline ends that wait.
+void TorLauncher::onStartDeadline() {
+    pollTimer_.stop();
+    const bool connected = controller_.state() != TorController::State::Disconnected;
+    stallReason_ = (connected ? QStringLiteral("tor did not answer on its control port within %1 s")
+                              : QStringLiteral("tor did not open its control port within %1 s"))
+                       .arg(std::chrono::duration<double>(config_.startTimeout).count());
+    qCWarning(lcTor).noquote() << stallReason_;
+    process_.kill();
+}
+
 void TorLauncher::pollControlPortFile() {
-    if (std::chrono::steady_clock::now() - launchedAt_ > config_.startTimeout) {
-        pollTimer_.stop();
-        qCWarning(lcTor) << "tor did not open its control port in time";
-        process_.kill();
-        return;
-    }
     QFile file(controlPortFile());
     if (!file.open(QIODevice::ReadOnly))
         return;
@@ -428,7 +438,9 @@ void TorLauncher::onControllerConnected() {
             command.append("AUTHENTICATE ").append(clientHash.toHex());
             wipe(clientHash);
             controller_.send(command, [this](const TorReply& r) {
-                if (!r.isOk() && r.kind() != TorReply::Kind::ConnectionLost)
+                if (r.isOk())
+                    startDeadline_.stop();
+                else if (r.kind() != TorReply::Kind::ConnectionLost)
                     failPermanently(
                         QStringLiteral("tor refused authentication: %1").arg(r.errorMessage()));
             });
@@ -516,6 +528,10 @@ void TorLauncher::onProcessFinished(int exitCode, QProcess::ExitStatus status) {
     if (state_ == State::NotStarted || state_ == State::Failed)
         return;
     const QString lastLine = lastLogLines_.isEmpty() ? QString() : lastLogLines_.last();
+    if (!stallReason_.isEmpty()) {
+        handleFailure(QStringLiteral("%1 (last log line: %2)").arg(stallReason_, lastLine));
+        return;
+    }
     handleFailure(
         status == QProcess::CrashExit
             ? QStringLiteral("tor was killed or crashed (last log line: %1)").arg(lastLine)
@@ -526,6 +542,7 @@ void TorLauncher::onProcessFinished(int exitCode, QProcess::ExitStatus status) {
 
 void TorLauncher::handleFailure(const QString& reason) {
     pollTimer_.stop();
+    startDeadline_.stop();
     forgetProcess();
     ++consecutiveFailures_;
     if (consecutiveFailures_ > config_.maxConsecutiveFailures) {
@@ -547,6 +564,7 @@ void TorLauncher::handleFailure(const QString& reason) {
 void TorLauncher::stop() {
     pollTimer_.stop();
     restartTimer_.stop();
+    startDeadline_.stop();
     const bool running = process_.state() != QProcess::NotRunning;
     setState(State::NotStarted);
     forgetProcess();

@@ -37,7 +37,9 @@ struct TorLaunchConfig {
     QString socksSocketDirectory;
     int maxConsecutiveFailures = 5;                // tor deaths before the launcher gives up
     std::chrono::milliseconds restartBackoff{500}; // doubled after each failure
-    std::chrono::milliseconds startTimeout{30000}; // until the control port answers
+    // From launch until tor has taken our authentication: a tor that has not opened its control
+    // port by then, or opened it and answers nothing, is killed and started again.
+    std::chrono::milliseconds startTimeout{30000};
 };
 
 class TorLauncher : public QObject {
@@ -106,6 +108,7 @@ private:
     void forgetProcess();
     void launchProcess();
     void pollControlPortFile();
+    void onStartDeadline();
     void onControllerConnected();
     void sendStartupCommands();
     void onProcessFinished(int exitCode, QProcess::ExitStatus status);
@@ -125,7 +128,8 @@ private:
     TorController controller_;
     QTimer pollTimer_;
     QTimer restartTimer_;
-    std::chrono::steady_clock::time_point launchedAt_;
+    QTimer startDeadline_;
+    QString stallReason_; // why a tor that did not start in time was killed, for its failure
     int consecutiveFailures_ = 0;
     quint16 socksPort_ = 0;
     QString socksSocketPath_;

@@ -57,7 +57,8 @@ class ScriptedTorControl : public QObject {
 public:
     bool refuseAuthentication = false;
     bool impostor = false;
-    QByteArray message; // cookie | client nonce | server nonce
+    bool silent = false; // takes the connection and the commands, answers nothing (a hung tor)
+    QByteArray message;  // cookie | client nonce | server nonce
     // What GETINFO net/listeners/socks answers: a real tor's listeners, as QuotedStrings.
     QByteArray socksListeners = "\"127.0.0.1:9999\"";
     QList<QByteArray> commands;
@@ -78,6 +79,8 @@ public:
 
     void answer(const QByteArray& command) {
         commands.append(command);
+        if (silent)
+            return;
         if (command.startsWith("AUTHCHALLENGE SAFECOOKIE ")) {
             const QByteArray serverNonce(32, '\x11');
             message = (impostor ? QByteArray(32, 'x') : QByteArray(32, '\0')) +

@@ -1,7 +1,7 @@
 // Unit tests of a TorLauncher running a stand-in tor against a scripted control port: where its
 // SOCKS socket is and when it is known, the SAFECOOKIE handshake and bootstrap, refused or
-// impostor authentication, garbage on the control port, a tor that dies (its SOCKS port
-// forgotten, restarts, giving up with a reason) or cannot be executed.
+// impostor authentication, garbage on the control port or no answer at all, a tor that dies (its
+// SOCKS port forgotten, restarts, giving up with a reason) or cannot be executed.
 #include "ScriptedTor.h"
 #include "tor/BundledTor.h"
 #include "tor/TorLauncher.h"
@@ -227,6 +227,30 @@ private slots:
         const qint64 pid = launcher.processId();
         control.peer->write(QByteArray(100, '\x7f') + "\r\n");
         QTRY_COMPARE(restarts.size(), 1);
+        QVERIFY(!processAlive(pid));
+        QTRY_COMPARE(launcher.state(), TorLauncher::State::Bootstrapping);
+        launcher.stop();
+    }
+
+    // Fault: a tor that opens its control port and then answers nothing (hung, or stopped right
+    // there). The old launcher waited in Starting for ever once the connection was made, and the
+    // app said "starting tor" until it was closed; the start timeout now runs until tor has taken
+    // our authentication, and a tor that has not by then is killed and started again.
+    void aControlPortThatNeverAnswersRestartsTor() {
+        QTemporaryDir dir;
+        ScriptedTorControl control;
+        control.silent = true;
+        TorLaunchConfig config = scriptedTorConfig(dir, std::chrono::milliseconds(10));
+        config.startTimeout = std::chrono::milliseconds(1000);
+        TorLauncher launcher(config);
+        QSignalSpy restarts(&launcher, &TorLauncher::restarting);
+        launcher.start();
+        QTRY_VERIFY(!control.commands.isEmpty());
+        const qint64 pid = launcher.processId();
+        control.silent = false;
+        QTRY_COMPARE_WITH_TIMEOUT(restarts.size(), 1, 10000);
+        QVERIFY2(restarts.at(0).at(1).toString().contains(QStringLiteral("did not answer")),
+                 qPrintable(restarts.at(0).at(1).toString()));
         QVERIFY(!processAlive(pid));
         QTRY_COMPARE(launcher.state(), TorLauncher::State::Bootstrapping);
         launcher.stop();

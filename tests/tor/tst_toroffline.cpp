@@ -1,6 +1,7 @@
 // Integration tests of TorLauncher, TorController and OnionService against a real tor process
-// running with DisableNetwork 1: authentication, ownership, restarts, and the onion addresses tor
-// answers to ADD_ONION (fresh keys, the fixed test vector, client authorization).
+// running with DisableNetwork 1: authentication, ownership, restarts (after a kill, or a tor
+// stopped before it answers), and the onion addresses tor answers to ADD_ONION (fresh keys, the
+// fixed test vector, client authorization).
 #include "tor/ClientAuthKey.h"
 #include "tor/HotlineService.h"
 #include "tor/OnionService.h"
@@ -276,6 +277,36 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(launcher->state(), TorLauncher::State::Bootstrapping, 30000);
         QVERIFY(processAlive(launcher->processId()));
         QVERIFY(publishes(vectorIdentity()));
+    }
+
+    // Fault, with a real tor: tor stops (SIGSTOP, as a debugger or a frozen process would) after
+    // it has opened its control port and before it answers. The kernel still completes our
+    // connection, so nothing fails; the old launcher waited in Starting for ever.
+    void aTorStoppedBeforeItAnswersIsRestarted() {
+        QTemporaryDir data;
+        TorLaunchConfig config;
+        config.dataDirectory = data.path();
+        config.extraTorrcLines = {QStringLiteral("DisableNetwork 1"), QStringLiteral("GeoIPFile "),
+                                  QStringLiteral("GeoIPv6File ")};
+        config.restartBackoff = std::chrono::milliseconds(50);
+        config.startTimeout = std::chrono::milliseconds(4000);
+        TorLauncher stalled(config);
+        qint64 stopped = 0;
+        connect(stalled.controller(), &TorController::stateChanged, this,
+                [&](TorController::State state) {
+                    if (state == TorController::State::Connecting && stopped == 0) {
+                        stopped = stalled.processId();
+                        ::kill(pid_t(stopped), SIGSTOP);
+                    }
+                });
+        QSignalSpy restarts(&stalled, &TorLauncher::restarting);
+        stalled.start();
+        QTRY_COMPARE_WITH_TIMEOUT(restarts.size(), 1, 30000);
+        QVERIFY2(restarts.at(0).at(1).toString().contains(QStringLiteral("did not answer")),
+                 qPrintable(restarts.at(0).at(1).toString()));
+        QTRY_VERIFY_WITH_TIMEOUT(!processAlive(stopped), 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(stalled.state(), TorLauncher::State::Bootstrapping, 30000);
+        QVERIFY(stalled.processId() != stopped);
     }
 
     void stopLeavesNoProcess() {
