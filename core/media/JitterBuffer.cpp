@@ -279,7 +279,10 @@ PlayoutStep JitterBuffer::pull(Time now) {
     } else {
         markMissing(m_next);
         noteLoss(true);
-        if (auto next = m_packets.find(m_next + 1); next != m_packets.end()) {
+        const auto next = m_packets.find(m_next + 1);
+        if (next != m_packets.end() &&
+            opusPacketHasFec({reinterpret_cast<const std::uint8_t*>(next->second.constData()),
+                              std::size_t(next->second.size())})) {
             step.action = PlayoutAction::DecodeFec;
             step.data = next->second;
             ++m_stats.fecRecovered;

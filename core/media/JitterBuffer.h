@@ -63,7 +63,7 @@ struct JitterBufferStats {
     std::uint64_t packetsReceived = 0;
     std::uint64_t duplicates = 0;
     std::uint64_t packetsDecoded = 0; // played from their own data
-    std::uint64_t fecRecovered = 0;   // missing packets rebuilt from the next packet's FEC data
+    std::uint64_t fecRecovered = 0;   // missing packets rebuilt from the FEC in the next packet
     std::uint64_t late = 0;           // arrived after their playout time
     std::uint64_t lost = 0;           // missing at playout time and not (yet) arrived late
     std::uint64_t malformed = 0;      // not a valid Opus packet of one packet period
@@ -76,7 +76,7 @@ struct JitterBufferStats {
 enum class PlayoutAction {
     Silence,   // nothing received yet: play silence, not counted as concealment
     Decode,    // decode `data`
-    DecodeFec, // recover the packet from the FEC part of `data` (the next packet)
+    DecodeFec, // recover the packet from the FEC part of `data` (the next packet, carrying FEC)
     Conceal,   // packet loss concealment
 };
 

@@ -44,6 +44,27 @@ std::size_t opusPacketSamples(std::span<const std::uint8_t> packet) {
     return std::size_t(samples);
 }
 
+// libopus 1.5's opus_packet_has_lbrr, which Debian 12's 1.3 lacks: SILK codes one voice-activity
+// flag per 20 ms frame of the first Opus frame, then the LBRR flag, each as an equiprobable bit at
+// the very start of the range coder, i.e. the first byte's top bits (RFC 6716 4.2.3); a stereo
+// stream's side channel follows. CELT-only packets (TOC configurations 16-31) have no LBRR.
+bool opusPacketHasFec(std::span<const std::uint8_t> packet) {
+    if (opusPacketSamples(packet) == 0 || (packet[0] & 0x80) != 0)
+        return false;
+    const int frameSamples = opus_packet_get_samples_per_frame(packet.data(), 48000);
+    const int silkFrames = std::max(1, frameSamples / 960);
+    const unsigned char* frames[48];
+    opus_int16 sizes[48];
+    if (opus_packet_parse(packet.data(), opus_int32(packet.size()), nullptr, frames, sizes,
+                          nullptr) <= 0 ||
+        sizes[0] == 0)
+        return false;
+    const bool mid = (frames[0][0] >> (7 - silkFrames)) & 1;
+    const bool side = opus_packet_get_nb_channels(packet.data()) == 2 &&
+                      ((frames[0][0] >> (6 - 2 * silkFrames)) & 1);
+    return mid || side;
+}
+
 void VoiceEncoder::Deleter::operator()(OpusEncoder* e) const {
     opus_encoder_destroy(e);
 }

@@ -90,5 +90,9 @@ private:
 
 // Duration of a valid Opus packet at 48 kHz in samples, or 0 if the packet is malformed.
 std::size_t opusPacketSamples(std::span<const std::uint8_t> packet);
+// Whether a valid Opus packet carries in-band FEC (SILK's LBRR) for the packet before it. The
+// encoder adds it only while it expects loss, and only behind speech; recovering from a packet
+// without it is concealment.
+bool opusPacketHasFec(std::span<const std::uint8_t> packet);
 
 } // namespace onionvoice::media

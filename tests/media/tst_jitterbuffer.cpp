@@ -9,6 +9,7 @@
 
 #include <QTest>
 #include <algorithm>
+#include <cmath>
 #include <random>
 
 using namespace onionvoice::media;
@@ -27,13 +28,23 @@ struct Played {
     PlayoutStep step;
 };
 
-// One real 40 ms Opus packet; the buffer tells frames apart by sequence number, not content.
+// One real 40 ms Opus packet of speech with in-band FEC (its sender expects loss), so a missing
+// packet before it can be rebuilt; the buffer tells frames apart by sequence number, not content.
 const QByteArray& packet() {
     static const QByteArray p = [] {
         QString error;
-        auto encoder = VoiceEncoder::create({}, &error);
-        std::vector<float> pcm(encoder->samplesPerPacket(), 0.01f);
-        return encoder->encodePacket(pcm);
+        EncoderSettings settings;
+        settings.expectedLossPercent = 5;
+        auto encoder = VoiceEncoder::create(settings, &error);
+        std::vector<float> pcm(encoder->samplesPerPacket());
+        QByteArray last;
+        for (int i = 0; i < 5; ++i) { // past the encoder's start-up, behind speech
+            for (std::size_t k = 0; k < pcm.size(); ++k)
+                pcm[k] = 0.2f * std::sin(0.11f * float(k + i * pcm.size())) *
+                         (1.0f + 0.5f * std::sin(0.013f * float(k)));
+            last = encoder->encodePacket(pcm);
+        }
+        return last;
     }();
     return p;
 }
@@ -86,7 +97,8 @@ template <typename Delay> std::vector<Arrival> schedule(int packets, Delay delay
 // later after a packet (20 ms later while nothing plays yet). Stops at `until` or once the last
 // packet has played; packets still on their way then are delivered (late) without further pulls,
 // as when a call ends.
-std::vector<Played> run(JitterBuffer& jb, std::vector<Arrival> arrivals, Time until) {
+std::vector<Played> run(JitterBuffer& jb, std::vector<Arrival> arrivals, Time until,
+                        const QByteArray& data = packet()) {
     std::stable_sort(arrivals.begin(), arrivals.end(),
                      [](const Arrival& a, const Arrival& b) { return a.at < b.at; });
     // Packet indices as the buffer numbers them: sequence numbers unwrapped from the first one.
@@ -99,7 +111,7 @@ std::vector<Played> run(JitterBuffer& jb, std::vector<Arrival> arrivals, Time un
     std::size_t next = 0;
     for (Time now = 7ms; now < until;) {
         while (next < arrivals.size() && arrivals[next].at <= now) {
-            jb.push(arrivals[next].sequence, arrivals[next].at, bytes(packet()));
+            jb.push(arrivals[next].sequence, arrivals[next].at, bytes(data));
             ++next;
         }
         played.push_back({now, jb.pull(now)});
@@ -108,7 +120,7 @@ std::vector<Played> run(JitterBuffer& jb, std::vector<Arrival> arrivals, Time un
         now += played.back().step.action == PlayoutAction::Silence ? 20ms : 40ms;
     }
     for (; next < arrivals.size(); ++next)
-        jb.push(arrivals[next].sequence, arrivals[next].at, bytes(packet()));
+        jb.push(arrivals[next].sequence, arrivals[next].at, bytes(data));
     return played;
 }
 
@@ -401,6 +413,26 @@ private slots:
         QCOMPARE(s.concealedMs, 40ms);
         QCOMPARE(s.targetDelay, Time(40ms));
         QVERIFY(std::abs(jb.recentLossPercent() - 2.0) < 0.01); // 2 of the 100 played
+    }
+
+    // A loss followed by a packet without FEC (the sender expects no loss yet, or the packet is
+    // silence) cannot be rebuilt from it: it is concealment, and counts as such. The buffer said
+    // DecodeFec and counted a recovery whenever the next packet was there.
+    void aLossBeforeAPacketWithoutFecIsConcealed() {
+        QVERIFY(!opusPacketHasFec(bytes(loudPacket())));
+        JitterBuffer jb;
+        auto arrivals = schedule(100, [](int) { return Time(200ms); });
+        arrivals.erase(arrivals.begin() + 50);
+        const auto played = run(jb, arrivals, 10s, loudPacket());
+        const auto s = jb.stats();
+        QCOMPARE(s.lost, 1u);
+        QCOMPARE(s.fecRecovered, 0u);
+        QCOMPARE(s.concealedMs, 40ms);
+        const auto lost = std::find_if(played.begin(), played.end(),
+                                       [](const Played& p) { return p.step.packet == 50; });
+        QVERIFY(lost != played.end());
+        QCOMPARE(lost->step.action, PlayoutAction::Conceal);
+        QVERIFY(lost->step.data.isEmpty());
     }
 
     void aPacketBeforeTheFirstPlayedIsLate() {

@@ -1,5 +1,6 @@
 // Unit test of the Opus wrapper with real libopus: round trip of a speech-like signal, packet
-// size and traffic shape, splitting multi-frame packets, concealment and FEC recovery.
+// size and traffic shape, splitting multi-frame packets, concealment, FEC recovery and which
+// packets carry FEC.
 #include "media/AudioFormat.h"
 #include "media/VoiceCodec.h"
 
@@ -202,6 +203,32 @@ private slots:
         QVERIFY2(
             energy(plcGap) < 0.25 * energy(fecGap),
             qPrintable(QStringLiteral("plc %1 fec %2").arg(energy(plcGap)).arg(energy(fecGap))));
+    }
+
+    // A loss is FEC-recovered only from a next packet that carries FEC: the encoder adds it once
+    // it expects loss, and only behind speech. The jitter buffer counted every loss followed by a
+    // packet as recovered, whatever that packet held.
+    void tellsWhichPacketsCarryFec() {
+        const auto input = speechLike(30 * kPacket);
+        const auto carrying = [&](int expectedLoss, std::span<const float> signal) {
+            QString error;
+            EncoderSettings settings = fullRate();
+            settings.expectedLossPercent = expectedLoss;
+            auto encoder = VoiceEncoder::create(settings, &error);
+            int count = 0;
+            for (std::size_t p = 0; p + kPacket <= signal.size(); p += kPacket)
+                count += opusPacketHasFec(bytes(encoder->encodePacket(signal.subspan(p, kPacket))));
+            return count;
+        };
+        QCOMPARE(carrying(0, input), 0);
+        QVERIFY2(carrying(5, input) >= 25, qPrintable(QString::number(carrying(5, input))));
+        const std::vector<float> silence(30 * kPacket, 0.0f);
+        QCOMPARE(carrying(5, silence), 0);
+        const std::uint8_t celtOnly[] = {0xf8, 0x12, 0x34}; // config 31, one 20 ms CELT frame
+        QVERIFY(!opusPacketHasFec(celtOnly));
+        const std::uint8_t truncated[] = {0x0b};
+        QVERIFY(!opusPacketHasFec(truncated));
+        QVERIFY(!opusPacketHasFec({}));
     }
 
     void decoderSurvivesBadInput() {
