@@ -104,13 +104,13 @@ ContactBook::ContactBook(QString path)
 
 ContactBook::LoadResult ContactBook::load() {
     contacts_.clear();
-    saveRefused_ = false;
+    fileState_ = FileState::Read;
     entriesLost_ = false;
     QFile file(path_);
     if (!file.exists())
         return {LoadOutcome::NoFile, {}, {}};
     if (!file.open(QIODevice::ReadOnly)) {
-        saveRefused_ = true;
+        fileState_ = FileState::Unreadable;
         return {
             LoadOutcome::Unreadable,
             QStringLiteral("The contact book %1 cannot be read: %2").arg(path_, file.errorString()),
@@ -162,7 +162,7 @@ ContactBook::LoadResult ContactBook::load() {
     if (!keptAside || !save(&why)) {
         if (keptAside)
             QFile::remove(aside);
-        saveRefused_ = true;
+        fileState_ = FileState::Unreadable;
         return {LoadOutcome::Unreadable,
                 QStringLiteral("The contact book %1 is damaged and could not be repaired (%2); it "
                                "is left as it is.")
@@ -187,10 +187,16 @@ ContactBook::LoadResult ContactBook::load() {
 }
 
 bool ContactBook::save(QString* error) const {
-    if (saveRefused_) {
+    switch (fileState_) {
+    case FileState::NotRead:
+        *error = QStringLiteral("The contact book has not been read, so it is not overwritten.");
+        return false;
+    case FileState::Unreadable:
         *error =
             QStringLiteral("The contact book file could not be read, so it is not overwritten.");
         return false;
+    case FileState::Read:
+        break;
     }
     QJsonArray list;
     for (const Contact& c : contacts_)

@@ -53,8 +53,9 @@ public:
     // what could be read of it (see above); an unreadable one (permissions, I/O) is left alone
     // and the book stays empty and refuses to save over it.
     LoadResult load();
-    // Writes the whole book atomically (QSaveFile) with mode 0600. Returns false and sets
-    // *error on failure; the previous file is then untouched.
+    // Writes the whole book atomically (QSaveFile) with mode 0600, once load() has read it.
+    // Returns false and sets *error on failure (or before load()); the previous file is then
+    // untouched.
     bool save(QString* error) const;
 
     // Adds a contact; refuses an invalid address, one already in the book, or a name
@@ -95,7 +96,11 @@ private:
     QString path_;
     QList<Contact> contacts_;
     bool entriesLost_ = false;
-    bool saveRefused_ = false;
+    // What save() may do: a book never read would overwrite the file with an empty one (a start
+    // that failed before the book was read, whose window still took contact edits), one that
+    // could not be read would destroy what it holds.
+    enum class FileState { NotRead, Read, Unreadable };
+    FileState fileState_ = FileState::NotRead;
     std::function<void()> changed_;
 };
 

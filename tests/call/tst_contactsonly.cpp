@@ -142,7 +142,9 @@ private slots:
         EngineConfig closed = partyConfig();
         closed.access = ServiceAccess::ContactsOnly;
         const QString daveDir = testnet::clientConfig("dave").dataDirectory;
+        QFile::remove(daveDir + "/contacts.json"); // dave's book is this one alone
         contacts::ContactBook daveBook(daveDir + "/contacts.json");
+        daveBook.load();
         QString error;
         QVERIFY(daveBook.add({party("alice").engine->address(),
                               "Alice",

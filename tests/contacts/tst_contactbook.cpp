@@ -174,6 +174,38 @@ private slots:
         QVERIFY(unreadable.contacts().isEmpty());
     }
 
+    // Fault: a book that was never read saved over the file. The desktop app kept the engine of
+    // a start that failed before the book was read (a key file others could read), and its
+    // window still took contact edits: one click replaced every contact and block with nothing.
+    void aBookNeverReadIsNeverSaved() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("contacts.json");
+        {
+            ContactBook book(path);
+            QCOMPARE(book.load().outcome, ContactBook::LoadOutcome::NoFile);
+            QString error;
+            QVERIFY(book.add({testAddress(1), "Blocked", {}, true, false, {}, {}}, &error));
+            QVERIFY2(book.save(&error), qPrintable(error));
+        }
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QByteArray before = file.readAll();
+        file.close();
+
+        ContactBook unread(path);
+        QString error;
+        QVERIFY(unread.add({testAddress(2), "New", {}, false, false, {}, {}}, &error));
+        QVERIFY(!unread.save(&error));
+        QVERIFY2(error.contains(QStringLiteral("not been read")), qPrintable(error));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QCOMPARE(file.readAll(), before);
+        file.close();
+
+        ContactBook again(path);
+        again.load();
+        QVERIFY(again.find(testAddress(1)) && again.find(testAddress(1))->blocked);
+    }
+
     void damagedBookThatCannotBeMovedAsideCountsWhatIsLost() {
         QTemporaryDir dir;
         const QString path = dir.filePath("contacts.json");

@@ -209,6 +209,42 @@ private slots:
         QVERIFY(!contacts::ContactBook(book).load().mayHaveLostEntries());
     }
 
+    // Attack on the contact book (a review found it; the suite was green): a start that fails
+    // before the book is read (here a key file others can read, as restored from a backup) left
+    // the window taking contact edits, and the first one saved the engine's empty book over the
+    // real one: every contact, block and access key gone, blocked callers ringing again.
+    void aStartThatFailedBeforeReadingTheBookLosesNoContact() {
+        QTemporaryDir data;
+        const QString book = data.filePath(QStringLiteral("contacts.json"));
+        {
+            contacts::ContactBook blocked(book);
+            blocked.load();
+            QString error;
+            QVERIFY(blocked.add({testAddress(3), QStringLiteral("Pest"), {}, true, false, {}, {}},
+                                &error));
+            QVERIFY2(blocked.save(&error), qPrintable(error));
+            QFile key(data.filePath(QStringLiteral("identity.key")));
+            QVERIFY(key.open(QIODevice::WriteOnly));
+            key.write(QByteArray(64, 'k'));
+            key.close();
+            QVERIFY(key.setPermissions(kOwnerReadWrite | QFileDevice::ReadGroup |
+                                       QFileDevice::ReadOther));
+        }
+        gui::GuiApp app(gui::GuiOptions{data.path(), {}, {}, {}, {}, {}});
+        app.start();
+        QTRY_COMPARE_WITH_TIMEOUT(app.host()->phase(), ui::EngineHost::Phase::Failed, 20000);
+        QSignalSpy errors(app.host(), &ui::EngineHost::errorOccurred);
+        app.host()->setUnknownCallers(call::UnknownCallers::Refuse);
+        app.host()->addContact({testAddress(4), QStringLiteral("Ana"), {}, false, false, {}, {}});
+        drainEngineThread(app.host());
+
+        contacts::ContactBook onDisk(book);
+        onDisk.load();
+        QVERIFY(onDisk.find(testAddress(3)) && onDisk.find(testAddress(3))->blocked);
+        QCOMPARE(onDisk.contacts().size(), 1);
+        QTRY_VERIFY(!errors.isEmpty()); // the user is told the edit was not kept
+    }
+
     // Fault: a start that fails (the data directory held by `onionvoice-cli serve`, or one that
     // cannot be created) only wrote to stderr, and a start from the desktop has none: the app
     // silently did nothing. main() hands the claim's reason to reportStartFailure.

@@ -50,6 +50,7 @@ private slots:
         QString error;
         QVERIFY2(notifications_->start(&error), qPrintable(error));
         contacts::ContactBook book(data_.filePath(QStringLiteral("contacts.json")));
+        book.load();
         QVERIFY(book.add(hostile_, &error));
         QVERIFY(book.add(blocked_, &error));
         QVERIFY2(book.save(&error), qPrintable(error));
