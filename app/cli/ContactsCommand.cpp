@@ -128,7 +128,7 @@ int runContacts(const QStringList& arguments) {
     QString reason;
     const auto peer = parsePeer(args.at(1), &reason);
     if (!peer)
-        return fail(ExitCode::InvalidAddress, args.at(1) + ": " + reason);
+        return fail(ExitCode::InvalidAddress, reason);
     QString error;
     // As the GUI: the user is not their own contact (add, or block, which adds a stranger).
     if (action == QLatin1String("add") || action == QLatin1String("block")) {

@@ -1,5 +1,6 @@
 // Reads what a user typed for a peer: a bare onion address (with or without ".onion") or an
-// onionvoice: contact link, into a contact URI, with the reason when it is neither.
+// onionvoice: contact link, into a contact URI, with the reason when it is neither (naming what
+// was refused, without a link's query, where its access key is).
 #pragma once
 
 #include "contacts/ContactUri.h"

@@ -198,7 +198,7 @@ int runSession(SessionRole role, const QStringList& arguments) {
         QString reason;
         peer = parsePeer(positional.first(), &reason);
         if (!peer)
-            return fail(ExitCode::InvalidAddress, positional.first() + ": " + reason);
+            return fail(ExitCode::InvalidAddress, reason);
         session.peer = peer->address;
         int exitCode = 0;
         if (parser.isSet(seconds)) {

@@ -402,6 +402,40 @@ private slots:
     // Attack: another user of the machine reads the process list. A link with a contact's access
     // key, opened by the desktop (`onionvoice LINK`) or called (`onionvoice-cli call LINK`), showed
     // the key in /proc/PID/cmdline for as long as the program ran.
+    // Attack (a review found it): a link the command line refused was echoed whole in the error,
+    // its access key with it, while the process list hides that key: stderr ends up in terminal
+    // scrollback, the journal and CI logs.
+    void aRefusedLinkKeepsItsKeyOutOfTheError_data() {
+        QTest::addColumn<QStringList>("command");
+        QTest::addColumn<QString>("damage");
+        QTest::newRow("call, a typo in the address") << QStringList{"call"} << "typo";
+        QTest::newRow("contacts add, a typo in the address")
+            << QStringList{"contacts", "add"} << "typo";
+        QTest::newRow("call, a name links cannot carry") << QStringList{"call"} << "name";
+    }
+    void aRefusedLinkKeepsItsKeyOutOfTheError() {
+        QFETCH(QStringList, command);
+        QFETCH(QString, damage);
+        QString address = otherAddress();
+        if (damage == QLatin1String("typo"))
+            address[10] = address[10] == QLatin1Char('a') ? QLatin1Char('b') : QLatin1Char('a');
+        const QString key = QString::fromLatin1(
+            QByteArray(32, '\x5c')
+                .toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals));
+        // A right-to-left override, which would turn a name around on screen.
+        const QString name = damage == QLatin1String("name") ? "Bo%E2%80%AEb" : "Bob";
+        const QString link = "onionvoice:" + address + "?auth=" + key + "&name=" + name;
+        QStringList arguments =
+            command + QStringList{link, "--data-dir", data_.filePath("refused")};
+        if (command.first() == QLatin1String("call"))
+            arguments << "--tor"
+                      << "/bin/false";
+        const Run r = cli(arguments);
+        QCOMPARE(r.exitCode, 3);
+        QVERIFY2(!r.errors.contains(key), qPrintable(r.errors));
+        QVERIFY2(r.errors.contains(address), qPrintable(r.errors)); // what was refused, still
+    }
+
     void accessKeysStayOutOfTheProcessList_data() {
         QTest::addColumn<QString>("program");
         QTest::newRow("onionvoice-cli call") << QStringLiteral(ONIONVOICE_CLI);
