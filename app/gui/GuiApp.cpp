@@ -17,6 +17,7 @@
 #include <QSettings>
 #include <QStandardPaths>
 #include <QStatusBar>
+#include <utility>
 
 namespace onionvoice::gui {
 namespace {
@@ -273,8 +274,10 @@ void GuiApp::startEngine() {
     host_.start(engineConfig());
 }
 
+// At the first start that runs, not at every one: a restart (Retry, a changed setting) would bring
+// back a contact removed since, and the link's key over the one the contact sent since.
 void GuiApp::addStartupContacts() {
-    for (const QString& link : options_.contacts) {
+    for (const QString& link : std::exchange(options_.contacts, {})) {
         const ui::ContactInput input =
             ui::ContactInputCheck::check(link, host_.address(), host_.contacts());
         if (input.isValid())

@@ -9,6 +9,7 @@
 #include "StartFailure.h"
 #include "WidgetLookup.h"
 #include "contacts/ContactBook.h"
+#include "contacts/ContactUri.h"
 #include "media/PortAudioBackend.h"
 #include "ui/CallWindow.h"
 #include "ui/IncomingCallDialog.h"
@@ -28,6 +29,7 @@
 #include <QTest>
 #include <QTimer>
 #include <QWindow>
+#include <algorithm>
 #include <unistd.h>
 
 using namespace onionvoice;
@@ -243,6 +245,50 @@ private slots:
         QVERIFY(onDisk.find(testAddress(3)) && onDisk.find(testAddress(3))->blocked);
         QCOMPARE(onDisk.contacts().size(), 1);
         QTRY_VERIFY(!errors.isEmpty()); // the user is told the edit was not kept
+    }
+
+    // Fault (a review found it): the contact links given at start (`--contact`) were applied at
+    // every start of the engine, so a restart (Retry, a changed setting) brought back a contact
+    // the user had removed, and the link's old access key over the one the contact sent since.
+    void startupContactsAreTakenOnceNotAtEveryRestart() {
+        QTemporaryDir data;
+        {
+            QSettings store(data.filePath(QStringLiteral("settings.ini")), QSettings::IniFormat);
+            store.setValue("tor/path", waitingTor(data));
+        }
+        const contacts::ContactUri keyed{testAddress(5), QStringLiteral("Ana"),
+                                         QByteArray(32, '\x01')};
+        const contacts::ContactUri plain{testAddress(6), QStringLiteral("Bo"), {}};
+        gui::GuiApp app(
+            gui::GuiOptions{data.path(), {}, {keyed.toString(), plain.toString()}, {}, {}, {}});
+        QSignalSpy phases(app.host(), &ui::EngineHost::phaseChanged);
+        app.start();
+        QTRY_COMPARE_WITH_TIMEOUT(app.host()->phase(), ui::EngineHost::Phase::Running, 20000);
+        QTRY_VERIFY(app.host()->contact(testAddress(6)).has_value());
+        QTRY_COMPARE(app.host()->contact(testAddress(5))->outboundAuthPrivateKey,
+                     QByteArray(32, '\x01'));
+
+        // The contact sent a fresh link; the other one was removed.
+        app.host()->setContactAccessKey(testAddress(5), QByteArray(32, '\x02'));
+        app.host()->removeContact(testAddress(6));
+        QTRY_VERIFY(!app.host()->contact(testAddress(6)).has_value());
+        phases.clear();
+        emit app.window()->retryRequested();
+        QTRY_VERIFY_WITH_TIMEOUT(std::any_of(phases.begin(), phases.end(),
+                                             [](const QList<QVariant>& p) {
+                                                 return p.at(0).value<ui::EngineHost::Phase>() ==
+                                                        ui::EngineHost::Phase::Running;
+                                             }),
+                                 20000);
+        drainEngineThread(app.host());
+        QCoreApplication::processEvents();
+        drainEngineThread(app.host());
+
+        contacts::ContactBook onDisk(data.filePath(QStringLiteral("contacts.json")));
+        onDisk.load();
+        QVERIFY(!onDisk.find(testAddress(6)));
+        QVERIFY(onDisk.find(testAddress(5)));
+        QCOMPARE(onDisk.find(testAddress(5))->outboundAuthPrivateKey, QByteArray(32, '\x02'));
     }
 
     // Fault: a start that fails (the data directory held by `onionvoice-cli serve`, or one that
