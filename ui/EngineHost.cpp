@@ -151,9 +151,10 @@ void EngineHost::setUnknownCallers(call::UnknownCallers policy) {
     });
 }
 
-void EngineHost::publishContacts(call::CallEngine& engine) {
+bool EngineHost::publishContacts(call::CallEngine& engine) {
     QString error;
-    if (!engine.contacts().save(&error))
+    const bool saved = engine.contacts().save(&error);
+    if (!saved)
         emit errorOccurred(tr("The contact list could not be saved: %1").arg(error));
     const QList<contacts::Contact> copy = engine.contacts().contacts();
     const call::UnknownCallers policy = engine.unknownCallers();
@@ -162,6 +163,7 @@ void EngineHost::publishContacts(call::CallEngine& engine) {
         unknownCallers_ = policy;
         emit contactsChanged();
     });
+    return saved;
 }
 
 void EngineHost::changeContact(const QString& address,
@@ -220,7 +222,10 @@ void EngineHost::createAccessLink(const QString& address) {
                                                : error);
             return;
         }
-        publishContacts(e);
+        // A grant the next start would not know is not handed out: the contact would use a key
+        // our service no longer accepts, and be refused without a word.
+        if (!publishContacts(e))
+            return;
         contacts::ContactUri link{e.address(), {}, bytes(key.privateKey())};
         emit accessLinkReady(address, link.toString());
     });

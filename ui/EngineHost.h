@@ -79,8 +79,9 @@ private:
     void disposeEngine();
     // Runs `work` on the engine thread, if there is an engine by then.
     void onEngine(std::function<void(call::CallEngine&)> work);
-    // On the engine thread: saves the book and sends a copy of it to the GUI thread.
-    void publishContacts(call::CallEngine& engine);
+    // On the engine thread: saves the book (an error is reported) and sends a copy of it to the
+    // GUI thread. False if it was not saved.
+    bool publishContacts(call::CallEngine& engine);
     void changeContact(const QString& address,
                        std::function<bool(contacts::ContactBook&, QString* error)> change);
     void setPhase(Phase phase, const QString& reason = {});

@@ -11,6 +11,7 @@
 #include "contacts/ContactBook.h"
 #include "contacts/ContactUri.h"
 #include "media/PortAudioBackend.h"
+#include "tor/ClientAuthKey.h"
 #include "ui/CallWindow.h"
 #include "ui/IncomingCallDialog.h"
 #include "ui/Translation.h"
@@ -116,6 +117,23 @@ void answerAndHangUpWhileOpen(gui::GuiApp& app, const QString& opened) {
     else
         emit app.window()->soundTestRequested();
     QTRY_VERIFY(!QApplication::activeModalWidget());
+}
+
+// An app running on a tor that waits (it never bootstraps), with one contact, testAddress(8).
+std::unique_ptr<gui::GuiApp> startedWithAContact(const QTemporaryDir& data) {
+    {
+        QSettings store(data.filePath(QStringLiteral("settings.ini")), QSettings::IniFormat);
+        store.setValue("tor/path", waitingTor(data));
+    }
+    auto app = std::make_unique<gui::GuiApp>(gui::GuiOptions{data.path(), {}, {}, {}, {}, {}});
+    app->start();
+    if (!QTest::qWaitFor([&] { return app->host()->phase() == ui::EngineHost::Phase::Running; },
+                         20000))
+        return nullptr;
+    app->host()->addContact({testAddress(8), QStringLiteral("Cy"), {}, false, false, {}, {}});
+    if (!QTest::qWaitFor([&] { return app->host()->contact(testAddress(8)).has_value(); }, 5000))
+        return nullptr;
+    return app;
 }
 
 } // namespace
@@ -289,6 +307,50 @@ private slots:
         QVERIFY(!onDisk.find(testAddress(6)));
         QVERIFY(onDisk.find(testAddress(5)));
         QCOMPARE(onDisk.find(testAddress(5))->outboundAuthPrivateKey, QByteArray(32, '\x02'));
+    }
+
+    // Share → "Copy a link with an access key": the contact is allowlisted with the key's public
+    // half, on disk, and the link carries the private half.
+    void anAccessLinkIsGrantedOnDisk() {
+        QTemporaryDir data;
+        const auto started = startedWithAContact(data);
+        QVERIFY(started);
+        gui::GuiApp& app = *started;
+        QSignalSpy links(app.host(), &ui::EngineHost::accessLinkReady);
+        app.host()->createAccessLink(testAddress(8));
+        QTRY_COMPARE(links.size(), 1);
+        const auto parsed = contacts::parseContactUri(links.at(0).at(1).toString());
+        QVERIFY2(parsed.uri && parsed.uri->clientAuthKey.size() == 32, qPrintable(parsed.error));
+        const auto key = tor::ClientAuthKey::fromPrivateKey(std::span<const std::uint8_t, 32>(
+            reinterpret_cast<const std::uint8_t*>(parsed.uri->clientAuthKey.constData()), 32));
+        contacts::ContactBook onDisk(data.filePath(QStringLiteral("contacts.json")));
+        onDisk.load();
+        QVERIFY(onDisk.find(testAddress(8)) && onDisk.find(testAddress(8))->allowlisted);
+        QCOMPARE(onDisk.find(testAddress(8))->inboundAuthPublicKey,
+                 QByteArray(reinterpret_cast<const char*>(key.publicKey().data()), 32));
+    }
+
+    // Fault (a review found it): when the grant could not be saved (a full or read-only disk),
+    // the link was copied all the same and its "copied" message covered the save error. The
+    // contact then used a key the next start no longer knew, and contacts-only refused them.
+    void anAccessLinkThatCouldNotBeSavedIsNotHandedOut() {
+        QTemporaryDir data;
+        const auto started = startedWithAContact(data);
+        QVERIFY(started);
+        gui::GuiApp& app = *started;
+        QSignalSpy links(app.host(), &ui::EngineHost::accessLinkReady);
+        QSignalSpy errors(app.host(), &ui::EngineHost::errorOccurred);
+        // A directory where the book is: its save fails, as root's would on a full disk.
+        const QString book = data.filePath(QStringLiteral("contacts.json"));
+        QVERIFY(QFile::remove(book));
+        QVERIFY(QDir().mkdir(book));
+        app.host()->createAccessLink(testAddress(8));
+        QTRY_VERIFY(!errors.isEmpty());
+        drainEngineThread(app.host());
+        QCoreApplication::processEvents();
+        QCOMPARE(links.size(), 0);
+        QVERIFY2(errors.last().at(0).toString().contains(QStringLiteral("could not be saved")),
+                 qPrintable(errors.last().at(0).toString()));
     }
 
     // Fault: a start that fails (the data directory held by `onionvoice-cli serve`, or one that
