@@ -75,15 +75,20 @@ bool CallEngine::start(QString* error) {
     if (!host_.loadIdentity(config_.dataDirectory, error))
         return false;
     const auto loaded = contacts_.load();
+    // One message: a window shows the newest, and where a damaged book was kept must not be
+    // replaced at once by what follows from it.
+    QStringList said;
     if (!loaded.message.isEmpty())
-        emit errorOccurred(loaded.message);
+        said << loaded.message;
     if (loaded.mayHaveLostEntries() && config_.unknownCallers == UnknownCallers::Ring) {
         // Blocks may be lost with what could not be read: fail closed until the user decides.
         config_.unknownCallers = UnknownCallers::Refuse;
-        emit errorOccurred(QStringLiteral("Some contacts could not be read, so callers who are "
-                                          "not in your contacts are refused until you choose "
-                                          "again whether they may ring."));
+        said << QStringLiteral("Some contacts could not be read, so callers who are not in your "
+                               "contacts are refused until you choose again whether they may "
+                               "ring.");
     }
+    if (!said.isEmpty())
+        emit errorOccurred(said.join(QLatin1Char(' ')));
 
     if (config_.preset == tor::SecurityPreset::OneWayHotline &&
         config_.access == ServiceAccess::ContactsOnly) {

@@ -353,6 +353,29 @@ private slots:
                  qPrintable(errors.last().at(0).toString()));
     }
 
+    // Fault (a review found it): a damaged book is kept aside and the user told where, but the
+    // refusal of strangers that follows came as a second message at once and replaced the first
+    // in the status bar: where the damaged copy went was never seen.
+    void aDamagedBookSaysWhereItWasKeptAndThatStrangersAreRefused() {
+        QTemporaryDir data;
+        {
+            QFile book(data.filePath(QStringLiteral("contacts.json")));
+            QVERIFY(book.open(QIODevice::WriteOnly));
+            book.write(R"({"version": 1, "contacts": [{"address": )");
+            QSettings store(data.filePath(QStringLiteral("settings.ini")), QSettings::IniFormat);
+            store.setValue("tor/path", waitingTor(data));
+        }
+        gui::GuiApp app(gui::GuiOptions{data.path(), {}, {}, {}, {}, {}});
+        QSignalSpy errors(app.host(), &ui::EngineHost::errorOccurred);
+        app.start();
+        QTRY_COMPARE_WITH_TIMEOUT(app.host()->phase(), ui::EngineHost::Phase::Running, 20000);
+        QTRY_VERIFY(app.host()->unknownCallers() == call::UnknownCallers::Refuse);
+        QVERIFY(!errors.isEmpty());
+        const QString last = errors.last().at(0).toString();
+        QVERIFY2(last.contains(QStringLiteral("contacts.json.corrupt-")), qPrintable(last));
+        QVERIFY2(last.contains(QStringLiteral("refused")), qPrintable(last));
+    }
+
     // Fault: a start that fails (the data directory held by `onionvoice-cli serve`, or one that
     // cannot be created) only wrote to stderr, and a start from the desktop has none: the app
     // silently did nothing. main() hands the claim's reason to reportStartFailure.
