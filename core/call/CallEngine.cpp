@@ -283,6 +283,7 @@ bool CallEngine::activate() {
     }
     if (call_->timeout)
         call_->timeout->stop();
+    call_->answeredAt = call_->now();
     if (!setCallState(CallState::Active))
         return false;
     ticks_ = 0;

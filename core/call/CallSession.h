@@ -135,6 +135,9 @@ public:
     std::array<SlotState, multipath::kMaxLinks> slotStates{};
     std::array<SlotCounters, multipath::kMaxLinks> counters{};
     QElapsedTimer clock;
+    // When the call was answered (now()); what a user calls its duration starts there, not at the
+    // dial or the ring.
+    std::optional<multipath::Time> answeredAt;
     // When the peer's last genuine record arrived, on a clock that counts a suspend of this
     // machine (the peer's network-loss timeout ran on through it).
     SleepCountingClock::time_point lastAuthenticated{};

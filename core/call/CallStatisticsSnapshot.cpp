@@ -38,7 +38,8 @@ CallStatistics snapshotStatistics(const CallSession& call) {
     s.peer = call.peer;
     s.direction = call.direction;
     const multipath::Time t = call.now();
-    s.duration = std::chrono::duration_cast<std::chrono::milliseconds>(t);
+    s.duration =
+        std::chrono::duration_cast<std::chrono::milliseconds>(t - call.answeredAt.value_or(t));
     for (std::uint8_t slot = 0; slot < call.agreed.links; ++slot)
         s.links.append(linkStatistics(call, slot, t));
     const FrameDelaySummary delays = call.frameDelays.summary(call.snapshotIntervalStartMs);

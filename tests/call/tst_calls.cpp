@@ -1,9 +1,10 @@
 // Integration tests of the course of a call between engines on the private Tor network
-// (tests/testnet): a full call with audio both ways, a caller without audio who rings nobody, and
-// every way a call can end: an audio device that cannot start, a rejection (by a callee warned
-// while it rang that its microphone is missing), no answer, an
-// application that ends the call from the engine's own signals, and a cancel that crosses the
-// answer. Who may ring at all is tst_whomayring's; the contacts-only service is tst_contactsonly's.
+// (tests/testnet): a full call with audio both ways, its duration counted from the answer, a
+// caller without audio who rings nobody, and every way a call can end: an audio device that
+// cannot start, a rejection (by a callee warned while it rang that its microphone is missing), no
+// answer, an application that ends the call from the engine's own signals, and a cancel that
+// crosses the answer. Who may ring at all is tst_whomayring's; the contacts-only service is
+// tst_contactsonly's.
 #include "CallParties.h"
 #include "media/WavFile.h"
 
@@ -179,6 +180,30 @@ private slots:
         QCOMPARE(bob.endReason(), EndReason::RejectedLocally);
         QCOMPARE(bob.incoming->size(), 1);
         QCOMPARE(bob.incoming->first().at(2).toString(), QStringLiteral("no microphone found"));
+        waitIdle({"alice", "bob"});
+    }
+
+    // Fault (a review found it): a call's duration ran from the dial or the ring, not from the
+    // answer. After a ring of a few seconds the first statistics of the call already counted
+    // them: the app read "nothing has arrived for two seconds" into the first second of almost
+    // every call (its grace is the call's first 3 s), cells per second came out too low, and
+    // `duration_ms` of the command line was off by the ring.
+    void durationCountsFromTheAnswer() {
+        Party& alice = party("alice");
+        Party& bob = party("bob");
+        alice.engine->dial(bob.engine->address());
+        QTRY_COMPARE_WITH_TIMEOUT(bob.incoming->size(), 1, kCallTimeout);
+        QTest::qWait(6000); // the phone rings
+        bob.engine->answer();
+        QTRY_VERIFY_WITH_TIMEOUT(alice.reached(CallState::Active), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(!alice.statistics->isEmpty() && !bob.statistics->isEmpty(), 10000);
+        for (const Party* p : {&alice, &bob}) {
+            const auto first = p->statistics->first().at(0).value<CallStatistics>().duration;
+            QVERIFY2(first < 3s,
+                     qPrintable(QStringLiteral("%1: %2 ms").arg(p->name).arg(first.count())));
+        }
+        alice.engine->hangUp();
+        QTRY_COMPARE_WITH_TIMEOUT(bob.endReason(), EndReason::HungUpByPeer, 10000);
         waitIdle({"alice", "bob"});
     }
 
