@@ -5,20 +5,60 @@
 // names other users of the same machine.
 #pragma once
 
-#include <cstring>
+#include <cstddef>
 
 namespace onionvoice::app {
 
-// Overwrites every `auth=` value in the process's own argument strings with '*', where the
-// process list reads them. Call it only after the arguments were copied (QCoreApplication's
-// arguments() reads argv again on Unix).
+namespace detail {
+
+inline int hexValue(char c) {
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+// Whether [key, end) names the access key as the link parser reads it: QUrlQuery decodes the
+// percent escapes of unreserved characters, so "a%75th" is "auth" to it.
+inline bool namesAccessKey(const char* key, const char* end) {
+    static constexpr char kAuth[] = "auth";
+    std::size_t matched = 0;
+    for (const char* at = key; at < end; ++at, ++matched) {
+        char c = *at;
+        if (c == '%' && end - at >= 3 && hexValue(at[1]) >= 0 && hexValue(at[2]) >= 0) {
+            c = char(hexValue(at[1]) * 16 + hexValue(at[2]));
+            at += 2;
+        }
+        if (matched >= sizeof kAuth - 1 || c != kAuth[matched])
+            return false;
+    }
+    return matched == sizeof kAuth - 1;
+}
+
+} // namespace detail
+
+// Overwrites the value of every query item that names the access key (`auth=`, escaped or not)
+// in the process's own argument strings with '*', where the process list reads them. Call it only
+// after the arguments were copied (QCoreApplication's arguments() reads argv again on Unix).
 inline void hideAccessKeysFromProcessList(int argc, char** argv) {
-    static constexpr char kKey[] = "auth=";
     for (int i = 1; i < argc; ++i) {
-        for (char* at = std::strstr(argv[i], kKey); at; at = std::strstr(at, kKey)) {
-            at += sizeof kKey - 1;
-            for (; *at && *at != '&' && *at != '#'; ++at)
+        for (char* at = argv[i]; *at; ++at) {
+            if (*at != '?' && *at != '&')
+                continue;
+            char* const key = at + 1;
+            char* equals = key;
+            while (*equals && *equals != '=' && *equals != '&' && *equals != '#')
+                ++equals;
+            if (*equals != '=' || !detail::namesAccessKey(key, equals))
+                continue;
+            for (at = equals + 1; *at && *at != '&' && *at != '#'; ++at)
                 *at = '*';
+            if (!*at)
+                break;
+            --at; // the '&' or '#' that ended the value is looked at next
         }
     }
 }
