@@ -7,6 +7,7 @@
 #include "../testnet/TestnetEngine.h"
 #include "call/CallEngine.h"
 #include "call/OutgoingDial.h"
+#include "media/WavFile.h"
 #include "media/WavFileBackend.h"
 #include "multipath/Record.h"
 #include "net/OnionLink.h"
@@ -94,7 +95,7 @@ struct Party {
     }
 };
 
-// The speech every party plays, made once per process by tests/media/make_speech.sh.
+// The speech the parties play, made once per process by tests/media/make_speech.sh.
 inline QString speechFile() {
     static QTemporaryDir dir;
     const QString path = dir.filePath("speech.wav");
@@ -104,6 +105,31 @@ inline QString speechFile() {
         if (!p.waitForFinished(60000) || p.exitCode() != 0)
             qFatal("cannot make test speech: %s", p.readAllStandardError().constData());
     }
+    return path;
+}
+
+// The speech `name` plays: the same sentences, begun at a point of its own (4 s on from the
+// previous party's). When both ends of a
+// call played the same file in step, each one's echo canceller could take its own voice for the
+// echo of the other's (they differ by about the mouth-to-ear delay, within its filter) and
+// cancel it: "bob heard no speech" with every frame delivered (CI, once).
+inline QString speechFileOf(const QString& name) {
+    static QTemporaryDir dir;
+    const QString path = dir.filePath(name + "-speech.wav");
+    if (QFile::exists(path))
+        return path;
+    media::WavAudio audio;
+    QString error;
+    if (!media::readWavFile(speechFile(), &audio, &error) || audio.samples.empty())
+        qFatal("cannot read test speech: %s", qPrintable(error));
+    // 4 s apart from party to party, in the order they are first asked for.
+    static std::map<QString, std::size_t> order;
+    const std::size_t index = order.emplace(name, order.size()).first->second;
+    const std::size_t start = index * 4 * std::size_t(audio.sampleRate) % audio.samples.size();
+    std::rotate(audio.samples.begin(), audio.samples.begin() + std::ptrdiff_t(start),
+                audio.samples.end());
+    if (!media::writeWavFile(path, audio.samples, audio.sampleRate, &error))
+        qFatal("cannot write test speech: %s", qPrintable(error));
     return path;
 }
 
@@ -140,8 +166,8 @@ public:
     Party& party(const QString& name) { return parties_.at(name); }
     bool has(const QString& name) const { return parties_.count(name) != 0; }
 
-    // Starts an engine for `name` on the network; its audio plays speechFile() in real time and
-    // records what it hears.
+    // Starts an engine for `name` on the network; its audio plays speechFileOf(name) in real time
+    // and records what it hears.
     void addParty(const QString& name, const EngineConfig& base = partyConfig(),
                   testnet::AppData data = testnet::AppData::Fresh) {
         Party& p = parties_[name];
@@ -151,7 +177,7 @@ public:
         EngineConfig config = testnet::engineConfig(name, base, data);
         config.extraTorrcLines
             << QStringLiteral("Log [rend,edge]info notice file %1").arg(p.torLog);
-        const QString input = speechFile(), output = p.recording;
+        const QString input = speechFileOf(name), output = p.recording;
         config.audio = [input, output, fault = p.audioFault, device = p.audioDevice](
                            QString* error) -> std::unique_ptr<media::AudioBackend> {
             if (!fault->isEmpty()) {
