@@ -31,7 +31,10 @@ struct SocksEndpoint {
 class OnionLink : public QObject {
     Q_OBJECT
 public:
-    enum class State { Idle, Connecting, Negotiating, Open, Closed, Failed };
+    // Confirming: tor answered the CONNECT with one of its extended codes, which it also sends
+    // for a success (SocksHandshake::Outcome::ExtendedReply); tor closing the connection makes it
+    // a failure, the stream's first bytes or kExtendedReplyWait without a close an open link.
+    enum class State { Idle, Connecting, Negotiating, Confirming, Open, Closed, Failed };
     Q_ENUM(State)
     enum class Failure {
         None,
@@ -49,6 +52,9 @@ public:
     // Unsent bytes a link may hold before it is closed (~5 s of records at the usual rate,
     // with the kernel's send buffer kept small so the backlog shows here).
     static constexpr qint64 kMaxSendBacklog = 64 * 1024;
+    // How long a link stays Confirming when tor neither closes it nor sends anything: tor closes
+    // a failed stream at once, in the same turn of its loop as the reply.
+    static constexpr std::chrono::milliseconds kExtendedReplyWait{3000};
 
     explicit OnionLink(std::size_t recordSize, QObject* parent = nullptr);
 
@@ -88,9 +94,10 @@ signals:
 private:
     void setState(State state);
     void fail(Failure failure, const QString& text, int socksReply = 0);
-    // What the socket's loss means now: the peer's stream closed, or tor's port gone before or
-    // during the SOCKS exchange (after CONNECT tor may already be building a circuit).
-    Failure lossFailure() const;
+    // The socket was lost: the peer's stream closed, or tor's port gone before or during the
+    // SOCKS exchange (after CONNECT tor may already be building a circuit), or tor's extended
+    // code was its failure after all.
+    void onSocketLost(const QString& text);
     // The stream's transport: a TCP socket (accepted, or dialled to 127.0.0.1) or a unix socket
     // dialled to tor (QLocalSocket); everything above it is shared.
     void attach(QTcpSocket* socket);
@@ -101,6 +108,7 @@ private:
     void onConnected();
     void onReadyRead();
     bool readHandshake();
+    void open();
     void deliverRecords();
 
     std::size_t recordSize_;

@@ -10,6 +10,11 @@ constexpr char kUserPassVersion = 0x01;
 constexpr char kCommandConnect = 0x01;
 constexpr char kAddressDomain = 0x03;
 
+// tor's onion-service codes (prop304, SocksPort ExtendedErrors).
+bool isExtendedReply(int code) {
+    return code >= 0xF0 && code <= 0xF7;
+}
+
 } // namespace
 
 SocksHandshake::SocksHandshake(QByteArray host, quint16 port, QByteArray isolationKey)
@@ -65,7 +70,7 @@ SocksHandshake::Outcome SocksHandshake::consume(QByteArray& in, QByteArray& out)
             if (in.at(0) != kSocksVersion)
                 return fail(Failure::Protocol, QStringLiteral("malformed SOCKS reply"));
             const int reply = std::uint8_t(in.at(1));
-            if (reply != 0x00)
+            if (reply != 0x00 && !isExtendedReply(reply))
                 return fail(
                     Failure::Reply,
                     QStringLiteral("tor could not connect: %1").arg(describeSocksReply(reply)),
@@ -88,11 +93,21 @@ SocksHandshake::Outcome SocksHandshake::consume(QByteArray& in, QByteArray& out)
             if (in.size() < length)
                 return Outcome::NeedMore;
             in.remove(0, length);
+            if (isExtendedReply(reply)) {
+                fail(Failure::Reply,
+                     QStringLiteral("tor could not connect: %1").arg(describeSocksReply(reply)),
+                     reply);
+                return Outcome::ExtendedReply;
+            }
             step_ = Step::Done;
             return Outcome::Open;
         }
         case Step::Done:
-            return failure_ == Failure::None ? Outcome::Open : Outcome::Failed;
+            if (failure_ == Failure::None)
+                return Outcome::Open;
+            return failure_ == Failure::Reply && isExtendedReply(replyCode_)
+                       ? Outcome::ExtendedReply
+                       : Outcome::Failed;
         }
     }
 }

@@ -10,7 +10,12 @@ namespace onionvoice::net {
 
 class SocksHandshake {
 public:
-    enum class Outcome { NeedMore, Open, Failed };
+    // ExtendedReply: tor answered with one of its extended codes (0xF0-0xF7, failure() and
+    // replyCode() say which), the reply read whole. For a failure tor closes the connection right
+    // after it; tor also puts a code left from an earlier try (a descriptor one HSDir did not
+    // have, fetched from the next) in the reply to a CONNECT that succeeded, and then the
+    // connection stays open and carries the stream (OnionLink tells the two apart).
+    enum class Outcome { NeedMore, Open, ExtendedReply, Failed };
     enum class Failure {
         None,
         AuthRefused, // no username/password method, or the credentials were refused

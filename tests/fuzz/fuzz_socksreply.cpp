@@ -1,6 +1,7 @@
 // libFuzzer target: what tor's SOCKS port answers to our handshake, cut into chunks at arbitrary
-// points. Never a crash; the handshake ends open only after a success reply, consumes no more
-// than it was given, and leaves the rest of the stream in the buffer.
+// points. Never a crash; the handshake ends open only after a success reply (or unsure only after
+// one of tor's extended codes), consumes no more than it was given, and leaves the rest of the
+// stream in the buffer.
 #include "net/SocksHandshake.h"
 
 #include <cstdlib>
@@ -29,6 +30,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         std::abort();
     if (outcome == SocksHandshake::Outcome::Open &&
         socks.failure() != SocksHandshake::Failure::None)
+        std::abort();
+    // Only tor's own codes may stand for a success (a stale code on a stream that connected).
+    if (outcome == SocksHandshake::Outcome::ExtendedReply &&
+        (socks.failure() != SocksHandshake::Failure::Reply || socks.replyCode() < 0xF0 ||
+         socks.replyCode() > 0xF7))
         std::abort();
     (void)describeSocksReply(socks.replyCode());
     return 0;

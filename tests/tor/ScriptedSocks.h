@@ -24,8 +24,20 @@ const QString kHost =
 
 class ScriptedSocks : public QObject {
 public:
+    // Reply: answers the CONNECT with replyCode and closes the connection, as tor fails a stream.
+    // StaleCodeOnSuccess: tor's success reply to a CONNECT that succeeded after an earlier try
+    // failed (a descriptor fetched from a second HSDir after a 404): it carries the code that try
+    // left, replyCode, and the stream stays open (see net::SocksHandshake::Outcome).
     // DropAfterConnect: closes the connection once the CONNECT request is in, without an answer.
-    enum class Behaviour { Accept, Reply, Silent, RefuseMethod, RefuseAuth, DropAfterConnect };
+    enum class Behaviour {
+        Accept,
+        Reply,
+        StaleCodeOnSuccess,
+        Silent,
+        RefuseMethod,
+        RefuseAuth,
+        DropAfterConnect
+    };
 
     struct Session {
         QTcpSocket* socket = nullptr;
@@ -124,7 +136,9 @@ public:
                 s->socket->disconnectFromHost();
                 return;
             }
-            const char code = char(behaviour == Behaviour::Reply ? replyCode : 0);
+            const bool failure = behaviour == Behaviour::Reply;
+            const char code =
+                char(failure || behaviour == Behaviour::StaleCodeOnSuccess ? replyCode : 0);
             if (holdConnectReply) {
                 s->step = 3;
                 s->received += s->in;
@@ -137,7 +151,7 @@ public:
             answer += QByteArray("\x00\x01\x00\x00\x00\x00\x00\x00", 8);
             s->socket->write(answer);
             s->step = 3;
-            if (closeOnceOpen) {
+            if (closeOnceOpen || failure) {
                 s->socket->disconnectFromHost();
                 return;
             }
