@@ -18,6 +18,7 @@
 
 #include <QElapsedTimer>
 #include <QPointer>
+#include <QTimer>
 #include <array>
 #include <chrono>
 #include <memory>
@@ -114,6 +115,9 @@ public:
     std::vector<QPointer<net::OnionLink>> twins;
     int twinsJoined = 0;
     std::optional<Accept> accept;
+    // Incoming, before the answer: the control link closed with no twin beside it yet, and the
+    // ring waits this long for one (CallEngine::awaitTwin).
+    std::unique_ptr<QTimer> twinWait;
     CallParameters agreed;
     std::optional<CallKeys> keys;
     std::unique_ptr<RecordSealer> sealer;
