@@ -413,7 +413,7 @@ void CallEngine::end(EndReason reason) {
     call->detach(this);
     if (call->pool)
         call->pool->halt();
-    qCDebug(lcCall) << "call ended:" << describe(reason);
+    qCInfo(lcCall) << "call ended:" << describe(reason); // in a test's log, why a call ended
     const QString peer = call->peer;
     if (call->keys)
         relinkRescue_.peerReached(peer, RelinkRescue::Clock::now()); // it was answered
