@@ -136,7 +136,6 @@ private:
     void attachIncoming(net::OnionLink* link, std::uint8_t slot);
     void connectIncoming(net::OnionLink* link, std::uint8_t slot);
     void addTwin(net::OnionLink* link);
-    void awaitTwin();
 
     QByteArray firstRecordFor(const CallSession* session, std::uint8_t slot);
     void onPoolLinkUp(std::uint8_t slot);

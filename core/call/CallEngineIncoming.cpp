@@ -150,34 +150,9 @@ void CallEngine::addTwin(net::OnionLink* link) {
         return;
     }
     ++call_->twinsJoined;
-    const std::uint8_t slot = call_->controlSlot;
-    if (call_->twinWait) {
-        // The control link closed before this twin came: it takes the link's place at once.
-        call_->twinWait.reset();
-        call_->links[slot] = link;
-        if (!call_->keys)
-            call_->slotStates[slot] = CallSession::SlotState::Joining;
-    } else {
-        call_->twins.emplace_back(link);
-    }
-    connectIncoming(link, slot);
+    call_->twins.emplace_back(link);
+    connectIncoming(link, call_->controlSlot);
     link->sendRecord(call_->accept ? encodeHandshake(*call_->accept) : encodeHandshake(Ringing{}));
-}
-
-// The ringing call's control link closed, and no twin stood by beside it. The caller closes an
-// attempt of its own only once another opened, so a twin may be on its way: tor hands it to us
-// before the first attempt's close, but a new link is read a turn of the event loop after it was
-// accepted, and the close can come first. Before, the ring ended "cancelled" at once, the twin's
-// Hello rang anew, and an answer given in between was lost. A twin proves itself within the
-// proof timeout or never: the ring waits that long, and ends as before if none came.
-void CallEngine::awaitTwin() {
-    call_->twinWait = std::make_unique<QTimer>();
-    call_->twinWait->setSingleShot(true);
-    connect(call_->twinWait.get(), &QTimer::timeout, this, [this, session = call_.get()] {
-        if (call_.get() == session)
-            end(call_->keys ? EndReason::NetworkFailure : EndReason::Cancelled);
-    });
-    call_->twinWait->start(config_.linkProofTimeout);
 }
 
 void CallEngine::attachIncoming(net::OnionLink* link, std::uint8_t slot) {
@@ -208,7 +183,7 @@ void CallEngine::connectIncoming(net::OnionLink* link, std::uint8_t slot) {
         }
         call_->slotLost(slot);
         if (!call_->keys && slot == call_->controlSlot)
-            awaitTwin(); // or the caller went away while it was ringing
+            end(EndReason::Cancelled); // the caller went away while it was ringing
     });
 }
 

@@ -18,7 +18,6 @@
 
 #include <QElapsedTimer>
 #include <QPointer>
-#include <QTimer>
 #include <array>
 #include <chrono>
 #include <memory>
@@ -115,9 +114,6 @@ public:
     std::vector<QPointer<net::OnionLink>> twins;
     int twinsJoined = 0;
     std::optional<Accept> accept;
-    // Incoming, before the answer: the control link closed with no twin beside it yet, and the
-    // ring waits this long for one (CallEngine::awaitTwin).
-    std::unique_ptr<QTimer> twinWait;
     CallParameters agreed;
     std::optional<CallKeys> keys;
     std::unique_ptr<RecordSealer> sealer;

@@ -1,11 +1,10 @@
 // The call's first link on the private Tor network (tests/testnet): an attempt that hangs before
 // the peer was ever reached gets a second beside it (net::LinkPoolConfig::firstHedgeDelay), and
 // when both attempts reach the callee, the later Hello is a twin of the first (call::RingKey):
-// it joins the ring (also when it comes after the first link closed), the call goes on over
-// whichever link the caller kept, and nobody hears "busy". Attack: a stranger's twins must end with
-// their ring whether we are idle (a real ring) or busy (a decoy), or their timing would tell the
-// two apart. Fault: calling back into a tor whose state for the peer is stuck (call::RelinkRescue)
-// purges it rather than waiting it out.
+// it joins the ring, the call goes on over whichever link the caller kept, and nobody hears
+// "busy". Attack: a stranger's twins must end with their ring whether we are idle (a real ring)
+// or busy (a decoy), or their timing would tell the two apart. Fault: calling back into a tor
+// whose state for the peer is stuck (call::RelinkRescue) purges it rather than waiting it out.
 #include "CallParties.h"
 #include "tor/OnionService.h"
 
@@ -15,7 +14,6 @@
 #include <QTcpServer>
 #include <QTcpSocket>
 #include <csignal>
-#include <memory>
 
 using namespace onionvoice;
 using namespace onionvoice::call;
@@ -28,15 +26,12 @@ constexpr int kIntroductionFailed = 0xF2; // tor's SOCKS answer (RelinkRescue)
 
 // Between alice's engine and her tor's SOCKS socket, for the slot of the handshake: each attempt,
 // by order of arrival since the last plan, is relayed, swallowed (tor never hears of it: an
-// attempt tor keeps waiting), relayed with tor's answer to its CONNECT held back (the stream,
-// and the Hello that travels with the request, reach the callee; the caller never learns it), or
-// relayed with its Hello held back until a second after alice closed the plan's first attempt
-// (the stream opens, and the callee hears the Hello after that attempt's close). Attempts beyond
-// the plan are relayed.
+// attempt tor keeps waiting), or relayed with tor's answer to its CONNECT held back (the stream,
+// and the Hello that travels with the request, reach the callee; the caller never learns it).
+// Attempts beyond the plan are relayed.
 class HandshakeRelay : public QObject {
-    Q_OBJECT
 public:
-    enum class Attempt { Relayed, Swallowed, AnswerHeld, HelloHeld };
+    enum class Attempt { Relayed, Swallowed, AnswerHeld };
 
     explicit HandshakeRelay(std::function<QString()> socks)
         : socks_(std::move(socks)) {
@@ -44,7 +39,7 @@ public:
         connect(&server_, &QTcpServer::newConnection, this, [this] {
             while (QTcpSocket* in = server_.nextPendingConnection()) {
                 const std::size_t index = arrived_++;
-                relay(in, index, index < plan_.size() ? plan_[index] : Attempt::Relayed);
+                relay(in, index < plan_.size() ? plan_[index] : Attempt::Relayed);
             }
         });
     }
@@ -55,44 +50,17 @@ public:
         arrived_ = 0;
     }
 
-signals:
-    void firstClosed(); // a second after alice closed the plan's first attempt
-
 private:
     // Tor's answers to the method and to the username (the isolation key) come first, 2 bytes
     // each; what follows is its answer to the CONNECT, and then the peer's records.
     static constexpr qsizetype kBeforeConnectAnswer = 4;
 
-    // How much of what the engine has sent so far is its part of the SOCKS exchange (greeting,
-    // username and password, CONNECT): all of it until the CONNECT is complete, and then the
-    // CONNECT's end; the Hello follows it.
-    static qsizetype socksBytes(const QByteArray& sent) {
-        const auto at = [&](qsizetype i) {
-            return qsizetype(std::uint8_t(sent.at(i)));
-        };
-        qsizetype length = 0;
-        const auto field = [&](qsizetype header, qsizetype lengthAt, qsizetype trailer) {
-            if (sent.size() <= length + lengthAt)
-                return false;
-            length += header + at(length + lengthAt) + trailer;
-            return sent.size() >= length;
-        };
-        const bool known = field(2, 1, 0)     // version, methods
-                           && field(2, 1, 0)  // version, username
-                           && field(1, 0, 0)  // password
-                           && field(5, 4, 2); // CONNECT, the name, the port
-        return known ? length : sent.size();
-    }
-
-    void relay(QTcpSocket* in, std::size_t index, Attempt how) {
+    void relay(QTcpSocket* in, Attempt how) {
         connect(in, &QTcpSocket::disconnected, in, &QObject::deleteLater);
         if (how == Attempt::Swallowed) {
             connect(in, &QTcpSocket::readyRead, in, [in] { in->readAll(); });
             return;
         }
-        if (index == 0)
-            connect(in, &QTcpSocket::disconnected, this,
-                    [this] { QTimer::singleShot(1000, this, [this] { emit firstClosed(); }); });
         auto* out = new QLocalSocket(in);
         auto* early = new QByteArray;
         auto* passed = new qsizetype(0);
@@ -100,37 +68,6 @@ private:
             delete early;
             delete passed;
         });
-        if (how == Attempt::HelloHeld) {
-            // What the engine sends is kept until the first attempt has closed; till then only
-            // the SOCKS exchange goes on to tor.
-            struct Held {
-                QByteArray sent;
-                qsizetype forwarded = 0;
-                bool released = false;
-            };
-            const auto held = std::make_shared<Held>();
-            const auto pass = [in, out, held] {
-                held->sent.append(in->readAll());
-                if (out->state() != QLocalSocket::ConnectedState)
-                    return;
-                const qsizetype until = held->released ? held->sent.size() : socksBytes(held->sent);
-                if (until > held->forwarded) {
-                    out->write(held->sent.mid(held->forwarded, until - held->forwarded));
-                    held->forwarded = until;
-                }
-            };
-            connect(in, &QTcpSocket::readyRead, out, pass);
-            connect(out, &QLocalSocket::connected, out, pass);
-            connect(this, &HandshakeRelay::firstClosed, out, [held, pass] {
-                held->released = true;
-                pass();
-            });
-            connect(out, &QLocalSocket::readyRead, in, [in, out] { in->write(out->readAll()); });
-            connect(out, &QLocalSocket::disconnected, in, &QTcpSocket::disconnectFromHost);
-            connect(in, &QTcpSocket::disconnected, out, &QLocalSocket::disconnectFromServer);
-            out->connectToServer(socks_());
-            return;
-        }
         connect(in, &QTcpSocket::readyRead, out, [in, out, early] {
             if (out->state() == QLocalSocket::ConnectedState)
                 out->write(in->readAll());
@@ -392,36 +329,6 @@ private slots:
         alice.engine->hangUp();
         QTRY_COMPARE_WITH_TIMEOUT(bob.endReason(), EndReason::HungUpByPeer, 10000);
         QCOMPARE(alice.endReason(), EndReason::HungUpLocally);
-    }
-
-    // Fault: as above, but bob hears the second Hello only after the first link closed (tor hands
-    // him the second stream before the first one's close, but his event loop reads a new link a
-    // turn after it accepted it, and may take the close first). Before, bob's ring ended
-    // "cancelled" as the first link closed, the second Hello rang anew, and an answer given in
-    // between was lost; here bob's phone rang twice. Now the ring waits for the twin, which
-    // takes the closed link's place.
-    void aTwinHeardAfterTheFirstLinkClosedJoinsTheRing() {
-        Party& alice = party("alice");
-        Party& bob = party("bob");
-        relay_.plan({HandshakeRelay::Attempt::AnswerHeld, HandshakeRelay::Attempt::HelloHeld});
-        QSignalSpy twinHeld(&relay_, &HandshakeRelay::firstClosed);
-        alice.engine->dial(bob.engine->address());
-        QTRY_COMPARE_WITH_TIMEOUT(bob.incoming->size(), 1, kCallTimeout);
-        QTRY_COMPARE_WITH_TIMEOUT(twinHeld.size(), 1, kCallTimeout);
-        QTRY_VERIFY_WITH_TIMEOUT(
-            alice.reached(CallState::Ringing) || alice.reached(CallState::Ended), kCallTimeout);
-        QVERIFY2(alice.reached(CallState::Ringing), qPrintable(describe(alice.endReason())));
-        QCOMPARE(bob.engine->callState(), CallState::Ringing);
-        QCOMPARE(bob.incoming->size(), 1);
-        bob.engine->answer();
-        QTRY_VERIFY_WITH_TIMEOUT(
-            alice.reached(CallState::Active) || alice.reached(CallState::Ended), kCallTimeout);
-        QVERIFY2(alice.reached(CallState::Active), qPrintable(describe(alice.endReason())));
-        QTRY_VERIFY_WITH_TIMEOUT(
-            !bob.statistics->isEmpty() && bob.lastStatistics().framesReceived > 50, kCallTimeout);
-        QCOMPARE(bob.incoming->size(), 1);
-        alice.engine->hangUp();
-        QTRY_COMPARE_WITH_TIMEOUT(bob.endReason(), EndReason::HungUpByPeer, 10000);
     }
 
     void aStrangersTwinEndsWithItsRingWhenIdle() {
