@@ -20,6 +20,8 @@ OnionLink::OnionLink(std::size_t recordSize, QObject* parent)
     : QObject(parent)
     , recordSize_(recordSize) {
     timeout_.setSingleShot(true);
+    // The deadline of the phase the link is in: the connect timeout, or for a Confirming link
+    // kExtendedReplyWait, after which tor's silence means the stream is open.
     connect(&timeout_, &QTimer::timeout, this, [this] {
         if (state_ != State::Confirming) {
             fail(Failure::Timeout, QStringLiteral("not connected within the connect timeout"));
