@@ -83,9 +83,10 @@ bool CallEngine::start(QString* error) {
     if (loaded.mayHaveLostEntries() && config_.unknownCallers == UnknownCallers::Ring) {
         // Blocks may be lost with what could not be read: fail closed until the user decides.
         config_.unknownCallers = UnknownCallers::Refuse;
-        said << QStringLiteral("Some contacts could not be read, so callers who are not in your "
-                               "contacts are refused until you choose again whether they may "
-                               "ring.");
+        said << QCoreApplication::translate(
+            "CallEngine", "Some contacts could not be read, so callers who are not in your "
+                          "contacts are refused until you choose again whether they may "
+                          "ring.");
     }
     if (!said.isEmpty())
         emit errorOccurred(said.join(QLatin1Char(' ')));
@@ -93,7 +94,8 @@ bool CallEngine::start(QString* error) {
     if (config_.preset == tor::SecurityPreset::OneWayHotline &&
         config_.access == ServiceAccess::ContactsOnly) {
         // Client authorization would need the keys in the hotline tor's own files: not offered.
-        *error = QStringLiteral("The one-way hotline cannot be limited to contacts.");
+        *error = QCoreApplication::translate("CallEngine",
+                                             "The one-way hotline cannot be limited to contacts.");
         return false;
     }
     ServiceHostConfig hostConfig;

@@ -4,6 +4,7 @@
 #include "multipath/Record.h"
 #include "tor/PrivateFile.h"
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QTemporaryDir>
 
@@ -41,7 +42,8 @@ bool ServiceHost::listen(const QString& dataDirectory, QString* error) {
     listener_ = std::make_unique<net::LinkListener>(multipath::kRecordSize);
 #ifdef Q_OS_WIN
     if (!listener_->listen()) {
-        *error = QStringLiteral("Cannot listen on 127.0.0.1: %1").arg(listener_->errorString());
+        *error = QCoreApplication::translate("ServiceHost", "Cannot listen on 127.0.0.1: %1")
+                     .arg(listener_->errorString());
         return false;
     }
     return true;
@@ -54,7 +56,8 @@ bool ServiceHost::listen(const QString& dataDirectory, QString* error) {
     if (!tor::ensurePrivateDirectory(socketDirectory, {}, error))
         return false;
     if (!listener_->listenLocal(socketDirectory + kSocketName)) {
-        *error = QStringLiteral("Cannot listen for tor: %1").arg(listener_->errorString());
+        *error = QCoreApplication::translate("ServiceHost", "Cannot listen for tor: %1")
+                     .arg(listener_->errorString());
         return false;
     }
     return true;

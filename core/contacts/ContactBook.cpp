@@ -4,6 +4,7 @@
 #include "tor/OnionAddress.h"
 #include "tor/PrivateFile.h"
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -24,7 +25,9 @@ constexpr qsizetype kKeySize = 32; // x25519, both halves
 bool checkKeySize(const QByteArray& key, QString* error) {
     if (key.size() == kKeySize)
         return true;
-    *error = QStringLiteral("An access key has %1 bytes, not %2.").arg(key.size()).arg(kKeySize);
+    *error = QCoreApplication::translate("ContactBook", "An access key has %1 bytes, not %2.")
+                 .arg(key.size())
+                 .arg(kKeySize);
     return false;
 }
 
@@ -111,10 +114,10 @@ ContactBook::LoadResult ContactBook::load() {
         return {LoadOutcome::NoFile, {}, {}};
     if (!file.open(QIODevice::ReadOnly)) {
         fileState_ = FileState::Unreadable;
-        return {
-            LoadOutcome::Unreadable,
-            QStringLiteral("The contact book %1 cannot be read: %2").arg(path_, file.errorString()),
-            {}};
+        return {LoadOutcome::Unreadable,
+                QCoreApplication::translate("ContactBook", "The contact book %1 cannot be read: %2")
+                    .arg(path_, file.errorString()),
+                {}};
     }
     QJsonParseError parseError;
     const QJsonDocument doc = QJsonDocument::fromJson(file.readAll(), &parseError);
@@ -163,19 +166,24 @@ ContactBook::LoadResult ContactBook::load() {
         if (keptAside)
             QFile::remove(aside);
         fileState_ = FileState::Unreadable;
-        return {LoadOutcome::Unreadable,
-                QStringLiteral("The contact book %1 is damaged and could not be repaired (%2); it "
+        return {
+            LoadOutcome::Unreadable,
+            QCoreApplication::translate(
+                "ContactBook", "The contact book %1 is damaged and could not be repaired (%2); it "
                                "is left as it is.")
-                    .arg(path_, keptAside ? why : QStringLiteral("no copy could be kept aside")),
-                {},
-                repairedCount,
-                lost,
-                lostEarlier};
+                .arg(path_, keptAside ? why
+                                      : QCoreApplication::translate("ContactBook",
+                                                                    "no copy could be kept aside")),
+            {},
+            repairedCount,
+            lost,
+            lostEarlier};
     }
     qCWarning(lcContacts) << "contact book is damaged; kept aside";
     return {LoadOutcome::CorruptKeptAside,
-            QStringLiteral("The contact book was damaged. It was kept as %1; %2 contacts were "
-                           "read, %3 damaged ones kept without access, %4 could not be read.")
+            QCoreApplication::translate(
+                "ContactBook", "The contact book was damaged. It was kept as %1; %2 contacts were "
+                               "read, %3 damaged ones kept without access, %4 could not be read.")
                 .arg(aside)
                 .arg(contacts_.size() - repairedCount)
                 .arg(repairedCount)
@@ -189,11 +197,12 @@ ContactBook::LoadResult ContactBook::load() {
 bool ContactBook::save(QString* error) const {
     switch (fileState_) {
     case FileState::NotRead:
-        *error = QStringLiteral("The contact book has not been read, so it is not overwritten.");
+        *error = QCoreApplication::translate(
+            "ContactBook", "The contact book has not been read, so it is not overwritten.");
         return false;
     case FileState::Unreadable:
-        *error =
-            QStringLiteral("The contact book file could not be read, so it is not overwritten.");
+        *error = QCoreApplication::translate(
+            "ContactBook", "The contact book file could not be read, so it is not overwritten.");
         return false;
     case FileState::Read:
         break;
@@ -209,7 +218,9 @@ bool ContactBook::save(QString* error) const {
     QString why;
     if (!tor::ensurePrivateDirectory(QFileInfo(path_).absolutePath(), {}, &why) ||
         !tor::writePrivateFile(path_, json, &why)) {
-        *error = QStringLiteral("The contact book could not be saved: %1").arg(why);
+        *error =
+            QCoreApplication::translate("ContactBook", "The contact book could not be saved: %1")
+                .arg(why);
         return false;
     }
     return true;
@@ -232,7 +243,8 @@ bool ContactBook::add(Contact contact, QString* error) {
         return false;
     }
     if (lookup(check.address)) {
-        *error = QStringLiteral("This address is already in your contacts.");
+        *error =
+            QCoreApplication::translate("ContactBook", "This address is already in your contacts.");
         return false;
     }
     if (const auto bad = checkDisplayName(contact.displayName)) {

@@ -4,6 +4,7 @@
 #include "OnionAddress.h"
 #include "PrivateFile.h"
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -77,15 +78,18 @@ std::optional<OnionIdentity> OnionIdentity::load(const QString& path, QString* e
     // Unbuffered: a buffered read leaves the seed in QFile's own buffer, freed without a wipe.
     if (!file.open(QIODevice::ReadOnly | QIODevice::Unbuffered)) {
         *error =
-            QStringLiteral("Cannot read the identity file %1: %2").arg(path, file.errorString());
+            QCoreApplication::translate("OnionIdentity", "Cannot read the identity file %1: %2")
+                .arg(path, file.errorString());
         return std::nullopt;
     }
     QByteArray content = file.read(kFileMagic.size() + kSeedSize + 1);
     std::optional<OnionIdentity> identity;
     if (content.size() != kFileMagic.size() + qsizetype(kSeedSize) ||
         !content.startsWith(kFileMagic)) {
-        *error = QStringLiteral("The identity file %1 is not an OnionVoice identity (wrong size or "
-                                "header); it was left untouched.")
+        *error = QCoreApplication::translate(
+                     "OnionIdentity",
+                     "The identity file %1 is not an OnionVoice identity (wrong size or "
+                     "header); it was left untouched.")
                      .arg(path);
     } else {
         const auto* seed =
@@ -101,7 +105,8 @@ bool OnionIdentity::save(const QString& path, QString* error) const {
     QDir dir = info.absoluteDir();
     if (!dir.exists()) {
         if (!dir.mkpath(QStringLiteral("."))) {
-            *error = QStringLiteral("Cannot create the directory %1").arg(dir.path());
+            *error = QCoreApplication::translate("OnionIdentity", "Cannot create the directory %1")
+                         .arg(dir.path());
             return false;
         }
         QFile::setPermissions(dir.path(), QFileDevice::ReadOwner | QFileDevice::WriteOwner |
@@ -111,14 +116,16 @@ bool OnionIdentity::save(const QString& path, QString* error) const {
     if (!file.open(QIODevice::WriteOnly) ||
         !file.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner)) {
         *error =
-            QStringLiteral("Cannot write the identity file %1: %2").arg(path, file.errorString());
+            QCoreApplication::translate("OnionIdentity", "Cannot write the identity file %1: %2")
+                .arg(path, file.errorString());
         return false;
     }
     file.write(kFileMagic);
     file.write(reinterpret_cast<const char*>(seed_.data()), qint64(seed_.size()));
     if (!file.commit()) {
         *error =
-            QStringLiteral("Cannot write the identity file %1: %2").arg(path, file.errorString());
+            QCoreApplication::translate("OnionIdentity", "Cannot write the identity file %1: %2")
+                .arg(path, file.errorString());
         return false;
     }
     syncDirectoryEntry(path);

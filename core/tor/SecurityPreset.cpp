@@ -1,26 +1,33 @@
-// Preset texts and tor options.
+// Preset texts (translated where the app loads a translation) and tor options.
 #include "SecurityPreset.h"
+
+#include <QCoreApplication>
 
 namespace onionvoice::tor {
 
 PresetDescription describePreset(SecurityPreset preset) {
     switch (preset) {
     case SecurityPreset::Standard:
-        return {QStringLiteral("Standard"),
-                QStringLiteral("Both you and the person you call stay anonymous, with Tor's usual "
-                               "protections; calls may have more delay.")};
+        return {QCoreApplication::translate("SecurityPreset", "Standard"),
+                QCoreApplication::translate(
+                    "SecurityPreset",
+                    "Both you and the person you call stay anonymous, with Tor's usual "
+                    "protections; calls may have more delay.")};
     case SecurityPreset::MoreGuards:
-        return {
-            QStringLiteral("More guards"),
-            QStringLiteral("Calls get less delay because Tor spreads them over %1 entry relays "
-                           "instead of one or two, but each extra entry relay is another chance "
-                           "that an attacker's relay can watch you.")
-                .arg(kMoreGuardsCount)};
+        return {QCoreApplication::translate("SecurityPreset", "More guards"),
+                QCoreApplication::translate(
+                    "SecurityPreset",
+                    "Calls get less delay because Tor spreads them over %1 entry relays "
+                    "instead of one or two, but each extra entry relay is another chance "
+                    "that an attacker's relay can watch you.")
+                    .arg(kMoreGuardsCount)};
     case SecurityPreset::OneWayHotline:
-        return {QStringLiteral("One-way hotline"),
-                QStringLiteral("Calls to you are faster because your side uses a single relay, but "
-                               "you are not anonymous: anyone can find where your hotline runs. "
-                               "People who call you stay anonymous.")};
+        return {QCoreApplication::translate("SecurityPreset", "One-way hotline"),
+                QCoreApplication::translate(
+                    "SecurityPreset",
+                    "Calls to you are faster because your side uses a single relay, but "
+                    "you are not anonymous: anyone can find where your hotline runs. "
+                    "People who call you stay anonymous.")};
     }
     return {};
 }

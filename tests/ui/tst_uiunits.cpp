@@ -7,10 +7,13 @@
 #include "WidgetLookup.h"
 #include "call/CallTypes.h"
 #include "call/Handshake.h"
+#include "contacts/ContactBook.h"
 #include "contacts/ContactName.h"
 #include "media/PortAudioErrors.h"
 #include "tor/OnionAddress.h"
 #include "tor/OnionIdentity.h"
+#include "tor/SecurityPreset.h"
+#include "tor/TorLauncher.h"
 #include "ui/AppSettings.h"
 #include "ui/CallRating.h"
 #include "ui/ContactActivity.h"
@@ -527,6 +530,25 @@ private slots:
                          otherAddress(), {})
                          .reason,
                      QStringLiteral("Der Name ist länger als 64 Zeichen."));
+            // What the core libraries say of the security presets (the settings' trade-off), the
+            // contact book, the identity file and tor's options (they were English in the German
+            // app).
+            QCOMPARE(tor::describePreset(tor::SecurityPreset::OneWayHotline).name,
+                     QStringLiteral("Einweg-Hotline"));
+            QVERIFY(tor::describePreset(tor::SecurityPreset::Standard)
+                        .tradeoff.startsWith(QStringLiteral("Sie und Ihr Gesprächspartner")));
+            QTemporaryDir dir;
+            QString error;
+            QVERIFY(
+                !contacts::ContactBook(dir.filePath(QStringLiteral("contacts.json"))).save(&error));
+            QCOMPARE(error, QStringLiteral("Die Kontaktliste wurde nicht gelesen und wird daher "
+                                           "nicht überschrieben."));
+            QVERIFY(!tor::OnionIdentity::load(dir.filePath(QStringLiteral("none")), &error));
+            QVERIFY(error.startsWith(QStringLiteral("Die Identitätsdatei")));
+            tor::TorLaunchConfig torConfig;
+            torConfig.dataDirectory = dir.path();
+            QCOMPARE(tor::TorLauncher::checkTorrcValues(torConfig, {QStringLiteral("Bridge a#b")}),
+                     QStringLiteral("Die tor-Option Bridge enthält „#“."));
             // Why the audio could not start, in the call window and the sound check: the meaning
             // of the sound system's error codes (they were English; its sentences: tst_guiapp,
             // which may start PortAudio, whose host libraries leak under LeakSanitizer).

@@ -22,7 +22,7 @@
 <context>
     <name>CallEngine</name>
     <message>
-        <location filename="../../core/call/CallEngine.cpp" line="+171"/>
+        <location filename="../../core/call/CallEngineOutgoing.cpp" line="+36"/>
         <source>A call is already under way.</source>
         <translation>Es läuft bereits ein Anruf.</translation>
     </message>
@@ -37,7 +37,17 @@
         <translation>Tor ist noch nicht bereit.</translation>
     </message>
     <message>
-        <location line="+252"/>
+        <location filename="../../core/call/CallEngine.cpp" line="+86"/>
+        <source>Some contacts could not be read, so callers who are not in your contacts are refused until you choose again whether they may ring.</source>
+        <translation>Einige Kontakte konnten nicht gelesen werden. Anrufer, die nicht in Ihren Kontakten sind, werden deshalb abgewiesen, bis Sie erneut festlegen, ob sie anrufen dürfen.</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>The one-way hotline cannot be limited to contacts.</source>
+        <translation>Die Einweg-Hotline kann nicht auf Kontakte beschränkt werden.</translation>
+    </message>
+    <message>
+        <location line="+170"/>
         <source>The microphone stopped working.</source>
         <translation>Das Mikrofon funktioniert nicht mehr.</translation>
     </message>
@@ -52,7 +62,7 @@
         <translation>Audio konnte nicht starten: %1</translation>
     </message>
     <message>
-        <location line="-414"/>
+        <location line="-248"/>
         <source>no audio device</source>
         <translation>kein Audiogerät</translation>
     </message>
@@ -327,6 +337,54 @@
     </message>
 </context>
 <context>
+    <name>ContactBook</name>
+    <message>
+        <location filename="../../core/contacts/ContactBook.cpp" line="+28"/>
+        <source>An access key has %1 bytes, not %2.</source>
+        <translation>Ein Zugangsschlüssel hat %1 Bytes, nicht %2.</translation>
+    </message>
+    <message>
+        <location line="+90"/>
+        <source>The contact book %1 cannot be read: %2</source>
+        <translation>Die Kontaktliste %1 kann nicht gelesen werden: %2</translation>
+    </message>
+    <message>
+        <location line="+53"/>
+        <source>The contact book %1 is damaged and could not be repaired (%2); it is left as it is.</source>
+        <translation>Die Kontaktliste %1 ist beschädigt und konnte nicht repariert werden (%2); sie bleibt unverändert.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>no copy could be kept aside</source>
+        <translation>es konnte keine Kopie beiseitegelegt werden</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>The contact book was damaged. It was kept as %1; %2 contacts were read, %3 damaged ones kept without access, %4 could not be read.</source>
+        <translation>Die Kontaktliste war beschädigt. Sie wurde als %1 aufbewahrt; %2 Kontakte wurden gelesen, %3 beschädigte ohne Zugang behalten, %4 konnten nicht gelesen werden.</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>The contact book has not been read, so it is not overwritten.</source>
+        <translation>Die Kontaktliste wurde nicht gelesen und wird daher nicht überschrieben.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The contact book file could not be read, so it is not overwritten.</source>
+        <translation>Die Datei der Kontaktliste konnte nicht gelesen werden und wird daher nicht überschrieben.</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>The contact book could not be saved: %1</source>
+        <translation>Die Kontaktliste konnte nicht gespeichert werden: %1</translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>This address is already in your contacts.</source>
+        <translation>Diese Adresse ist bereits in Ihren Kontakten.</translation>
+    </message>
+</context>
+<context>
     <name>ContactInputCheck</name>
     <message>
         <location filename="../ContactInput.cpp" line="+34"/>
@@ -447,6 +505,30 @@
     </message>
 </context>
 <context>
+    <name>OnionIdentity</name>
+    <message>
+        <location filename="../../core/tor/OnionIdentity.cpp" line="+81"/>
+        <source>Cannot read the identity file %1: %2</source>
+        <translation>Die Identitätsdatei %1 kann nicht gelesen werden: %2</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>The identity file %1 is not an OnionVoice identity (wrong size or header); it was left untouched.</source>
+        <translation>Die Identitätsdatei %1 ist keine OnionVoice-Identität (falsche Größe oder Kopfzeile); sie wurde nicht verändert.</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>Cannot create the directory %1</source>
+        <translation>Das Verzeichnis %1 kann nicht angelegt werden</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <location line="+8"/>
+        <source>Cannot write the identity file %1: %2</source>
+        <translation>Die Identitätsdatei %1 kann nicht geschrieben werden: %2</translation>
+    </message>
+</context>
+<context>
     <name>PortAudioBackend</name>
     <message>
         <location filename="../../core/media/PortAudioBackend.cpp" line="+85"/>
@@ -554,6 +636,52 @@
         <location line="+8"/>
         <source>No QR code was found in the image.</source>
         <translation>Im Bild wurde kein QR-Code gefunden.</translation>
+    </message>
+</context>
+<context>
+    <name>SecurityPreset</name>
+    <message>
+        <location filename="../../core/tor/SecurityPreset.cpp" line="+11"/>
+        <source>Standard</source>
+        <translation>Standard</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Both you and the person you call stay anonymous, with Tor&apos;s usual protections; calls may have more delay.</source>
+        <translation>Sie und Ihr Gesprächspartner bleiben anonym, mit dem üblichen Schutz von Tor; Anrufe können mehr Verzögerung haben.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>More guards</source>
+        <translation>Mehr Guards</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Calls get less delay because Tor spreads them over %1 entry relays instead of one or two, but each extra entry relay is another chance that an attacker&apos;s relay can watch you.</source>
+        <translation>Anrufe haben weniger Verzögerung, weil Tor sie auf %1 Eingangsrelais statt auf ein oder zwei verteilt, doch jedes zusätzliche Eingangsrelais ist eine weitere Gelegenheit, dass ein Relais eines Angreifers Sie beobachten kann.</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>One-way hotline</source>
+        <translation>Einweg-Hotline</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Calls to you are faster because your side uses a single relay, but you are not anonymous: anyone can find where your hotline runs. People who call you stay anonymous.</source>
+        <translation>Anrufe bei Ihnen sind schneller, weil Ihre Seite nur ein Relais nutzt, doch Sie sind nicht anonym: Jeder kann herausfinden, wo Ihre Hotline läuft. Wer Sie anruft, bleibt anonym.</translation>
+    </message>
+</context>
+<context>
+    <name>ServiceHost</name>
+    <message>
+        <location filename="../../core/call/ServiceHost.cpp" line="+45"/>
+        <source>Cannot listen on 127.0.0.1: %1</source>
+        <translation>Auf 127.0.0.1 kann nicht gelauscht werden: %1</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Cannot listen for tor: %1</source>
+        <translation>Für tor kann nicht gelauscht werden: %1</translation>
     </message>
 </context>
 <context>
@@ -676,7 +804,7 @@
 <context>
     <name>onionvoice::gui::GuiApp</name>
     <message>
-        <location filename="../../app/gui/GuiApp.cpp" line="+219"/>
+        <location filename="../../app/gui/GuiApp.cpp" line="+220"/>
         <source>Microphone: %1 · Speaker: %2</source>
         <translation>Mikrofon: %1 · Lautsprecher: %2</translation>
     </message>
@@ -768,6 +896,34 @@
         <location line="+5"/>
         <source>Through this path: mouth to ear %1 ms (p95 %2 ms), %3 % of frames missing, MOS %4.</source>
         <translation>Über diesen Pfad: Mund zu Ohr %1 ms (p95 %2 ms), %3 % der Frames fehlen, MOS %4.</translation>
+    </message>
+</context>
+<context>
+    <name>onionvoice::tor::TorLauncher</name>
+    <message>
+        <location filename="../../core/tor/TorLauncher.cpp" line="+196"/>
+        <source>contains a line break or NUL</source>
+        <translation>enthält einen Zeilenumbruch oder NUL</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>contains &apos;#&apos;</source>
+        <translation>enthält „#“</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>ends in a backslash (tor would join the next line to it)</source>
+        <translation>endet mit einem Backslash (tor würde die nächste Zeile anhängen)</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The data directory path %1.</source>
+        <translation>Der Pfad des Datenverzeichnisses %1.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The tor option %1 %2.</source>
+        <translation>Die tor-Option %1 %2.</translation>
     </message>
 </context>
 <context>
@@ -1050,12 +1206,12 @@
 <context>
     <name>onionvoice::ui::EngineHost</name>
     <message>
-        <location filename="../EngineHost.cpp" line="+157"/>
+        <location filename="../EngineHost.cpp" line="+158"/>
         <source>The contact list could not be saved: %1</source>
         <translation>Die Kontaktliste konnte nicht gespeichert werden: %1</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+16"/>
         <location line="+47"/>
         <source>No contact has the address %1.</source>
         <translation>Kein Kontakt hat die Adresse %1.</translation>
