@@ -132,6 +132,7 @@ QJsonObject statisticsJson(const call::CallStatistics& s) {
         {"jitter_target_ms", double(s.jitterTarget.count())},
         {"recent_loss_pct", s.recentLossPct},
         {"mos", s.mos},
+        {"mouth_to_ear_ms", double(s.mouthToEar.count())},
         {"cells_per_s", s.cellsPerSecond},
         {"records_rejected", double(s.recordsRejected)},
         {"frames_received", double(s.framesReceived)},

@@ -4,6 +4,7 @@
 #include "media/CallQuality.h"
 
 #include <algorithm>
+#include <vector>
 
 namespace onionvoice::call {
 namespace {
@@ -33,6 +34,14 @@ LinkStatistics linkStatistics(const CallSession& call, std::uint8_t slot, multip
 
 } // namespace
 
+std::chrono::milliseconds fastestOneWay(std::span<const std::optional<multipath::Millis>> rtts) {
+    std::optional<multipath::Millis> smallest;
+    for (const auto& rtt : rtts)
+        if (rtt && (!smallest || *rtt < *smallest))
+            smallest = rtt;
+    return smallest.value_or(400ms) / 2;
+}
+
 CallStatistics snapshotStatistics(const CallSession& call) {
     CallStatistics s;
     s.peer = call.peer;
@@ -46,14 +55,16 @@ CallStatistics snapshotStatistics(const CallSession& call) {
     s.delayP50Ms = delays.p50Ms;
     s.delayP95Ms = delays.p95Ms;
     s.delayP99Ms = delays.p99Ms;
-    // One-way network delay: half the control link's round trip plus the frame's delay above
-    // the fastest frame.
-    const double halfRtt =
-        double(call.endpoint->monitor().rtt(call.controlSlot).value_or(400ms).count()) / 2;
-    s.networkDelayP50Ms = s.delayP50Ms + halfRtt;
-    s.networkDelayP99Ms = s.delayP99Ms + halfRtt;
+    // One-way network delay: the fastest path's plus the frame's delay above the fastest frame.
+    std::vector<std::optional<multipath::Millis>> rtts;
+    for (std::uint8_t slot = 0; slot < call.agreed.links; ++slot)
+        rtts.push_back(call.endpoint->monitor().rtt(slot));
+    const auto fastest = fastestOneWay(rtts);
+    const double fastestMs = double(fastest.count());
+    s.networkDelayP50Ms = s.delayP50Ms + fastestMs;
+    s.networkDelayP99Ms = s.delayP99Ms + fastestMs;
     if (delays.intervalMaxMs)
-        s.intervalDelayMaxMs = *delays.intervalMaxMs + halfRtt;
+        s.intervalDelayMaxMs = *delays.intervalMaxMs + fastestMs;
     s.sendLatenessMaxMs = double(call.sendLateness.intervalMax().count());
     const media::JitterBufferStats jb = call.audio->receiveStats();
     s.late = jb.late;
@@ -62,11 +73,13 @@ CallStatistics snapshotStatistics(const CallSession& call) {
     s.longestGap = call.audio->longestGap();
     s.jitterLevel = std::chrono::duration_cast<std::chrono::milliseconds>(jb.currentLevel);
     s.jitterTarget = std::chrono::duration_cast<std::chrono::milliseconds>(jb.targetDelay);
-    const auto network = std::chrono::milliseconds(std::int64_t(s.networkDelayP50Ms));
-    const media::MouthToEarBudget budget = call.audio->mouthToEar(network);
+    // The jitter buffer plays a frame its target after the fastest frame would arrive, so the
+    // frames' spread is in the target already: the network's share is the fastest path's alone
+    // (with the median frame's delay here too, the spread counted twice and the MOS fell for it).
+    const media::MouthToEarBudget budget = call.audio->mouthToEar(fastest);
+    s.mouthToEar = std::chrono::duration_cast<std::chrono::milliseconds>(budget.total());
     s.recentLossPct = call.audio->receiveLossPercent();
-    const media::EModelResult quality = media::computeEModel(
-        {std::chrono::duration_cast<std::chrono::milliseconds>(budget.total()), s.recentLossPct});
+    const media::EModelResult quality = media::computeEModel({s.mouthToEar, s.recentLossPct});
     s.mos = quality.mos;
     s.rFactor = quality.rFactor;
     const double seconds = std::max(1e-3, double(s.duration.count()) / 1000.0);

@@ -65,8 +65,11 @@ struct CallStatistics {
     double recentLossPct = 0;
     double mos = 0;     // from the recent loss and the mouth-to-ear delay
     double rFactor = 0; // ITU-T G.107 R behind the MOS
-    // Estimated one-way network delay of frames: the relative delay plus half the control link's
-    // round trip (the fastest frame's delay is not observable without synchronised clocks).
+    // Estimated mouth-to-ear delay (the E-model's Ta): capture, packet, codec lookahead, the
+    // fastest path, the jitter buffer's target and playback.
+    std::chrono::milliseconds mouthToEar{0};
+    // Estimated one-way network delay of frames: the relative delay plus half the smallest round
+    // trip of the links (the fastest frame's delay is not observable without synchronised clocks).
     double networkDelayP50Ms = 0, networkDelayP99Ms = 0;
     // Largest estimated one-way delay of the frames that arrived since the previous snapshot
     // (-1 when none arrived), for a delay plot over time.

@@ -215,6 +215,12 @@ def run(args, work, network):
         d = A.direction_delays(sender, receiver)
         d.update(A.audio_direction(played, recorded, sender, receiver, args.seconds - 2))
         d["cells_per_s"] = summaries[who].get("statistics", {}).get("cells_per_s")
+        # What the listener itself estimated while the call ran (its statistics each second; the
+        # summary's is taken after the hang-up), the median as for the measured delay.
+        listener = caller if who == "callee" else callee
+        estimates = [e["mouth_to_ear_ms"] for e in listener.events()
+                     if e.get("event") == "statistics" and "mouth_to_ear_ms" in e]
+        d["mouth_to_ear_estimate_ms"] = A.percentile(estimates, 50) if estimates else None
         result[name] = d
     start = max(a.first("active"), b.first("active")) + 1_000_000
     end = min(a.first("ended"), b.first("ended"))
