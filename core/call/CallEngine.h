@@ -144,6 +144,8 @@ private:
     // SIGNAL NEWNYM (all of tor's onion-service client state goes, for every peer, and its
     // layer-2 relays are replaced), then the call's peer's client-auth key given to tor again.
     void purgeTorStateForPeer();
+    RelinkRescue::CallLinks callLinks() const;
+    void purgeIfCallStillWorks();
     void onTorControlReady();
     void onRecord(std::uint8_t slot, const QByteArray& record);
     void onCallerHandshake(const HandshakeMessage& message);

@@ -8,6 +8,7 @@
 #include <QCoreApplication>
 #include <QLoggingCategory>
 #include <QPointer>
+#include <QTimer>
 #include <algorithm>
 
 Q_DECLARE_LOGGING_CATEGORY(lcCall)
@@ -130,24 +131,42 @@ void CallEngine::onPoolLinkDown(std::uint8_t slot) {
                              ? RelinkRescue::classify(attempt->failure(), attempt->socksReplyCode())
                              : RelinkRescue::Failure::Other;
     const auto now = RelinkRescue::Clock::now();
-    // Working: one is up and the peer was heard within a second, as SilentLinkWatch counts it
-    // alive. When the peer's app died its links closed one by one: in tests/faults peer_kill the
-    // first replacement was answered "introduction failed" while two of them were still up.
-    const bool working = std::ranges::find(call_->slotStates, CallSession::SlotState::Up) !=
-                             call_->slotStates.end() &&
-                         !call_->peerSilentFor(1s);
-    const auto links =
-        working ? RelinkRescue::CallLinks::Working : RelinkRescue::CallLinks::NoneWorking;
-    const bool purge =
-        attemptFailed &&
-        (call_->keys ? relinkRescue_.attemptFailed(slot, now, failure, links)
-                     : relinkRescue_.dialAttemptFailed(call_->peer, slot, now, failure));
-    if (purge) {
+    if (attemptFailed && call_->keys) {
+        if (relinkRescue_.attemptFailed(slot, now, failure, callLinks()))
+            purgeIfCallStillWorks();
+    } else if (attemptFailed && relinkRescue_.dialAttemptFailed(call_->peer, slot, now, failure)) {
         qCInfo(lcCall) << "link attempts keep failing: purging tor's onion-service client state";
         purgeTorStateForPeer();
     }
     if (handshakeLost)
         end(EndReason::NetworkFailure);
+}
+
+// Working: one is up and the peer was heard within a second, as SilentLinkWatch counts it alive.
+// When the peer's app died its links closed one by one: in tests/faults peer_kill the first
+// replacement was answered "introduction failed" while two of them were still up.
+RelinkRescue::CallLinks CallEngine::callLinks() const {
+    const bool working = std::ranges::find(call_->slotStates, CallSession::SlotState::Up) !=
+                             call_->slotStates.end() &&
+                         !call_->peerSilentFor(1s);
+    return working ? RelinkRescue::CallLinks::Working : RelinkRescue::CallLinks::NoneWorking;
+}
+
+// The call's links may be those of a peer whose tor is dying (RelinkRescue::kConfirmDelay): the
+// purge waits to see the call still working.
+void CallEngine::purgeIfCallStillWorks() {
+    QTimer::singleShot(RelinkRescue::kConfirmDelay, this,
+                       [this, pool = QPointer<net::LinkPool>(call_->pool)] {
+                           if (!pool || !call_ || call_->pool != pool ||
+                               callLinks() != RelinkRescue::CallLinks::Working) {
+                               qCInfo(lcCall) << "the call stopped working: no purge";
+                               relinkRescue_.purgeWithdrawn();
+                               return;
+                           }
+                           qCInfo(lcCall) << "link attempts keep failing: purging tor's"
+                                          << "onion-service client state";
+                           purgeTorStateForPeer();
+                       });
 }
 
 // The handshake link's attempt has not opened within the hedge delay. When tor introduced it and

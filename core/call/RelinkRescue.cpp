@@ -45,6 +45,10 @@ void RelinkRescue::peerReached(const QString& peer, Clock::time_point now) {
     reached_[peer] = now;
 }
 
+void RelinkRescue::purgeWithdrawn() {
+    lastRescue_.reset();
+}
+
 void RelinkRescue::linkUp(std::uint8_t slot) {
     if (slot < failures_.size())
         failures_[slot] = 0;

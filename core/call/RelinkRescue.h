@@ -32,6 +32,13 @@
 // (tests/call/tst_handshaketwins). The price: when a relay that every link passed through dies
 // (our guard), the call is lost rather than rescued, and the call back purges.
 //
+// "Working" is judged again kConfirmDelay after the failure, and the purge made only then: the
+// links of a peer whose tor died do not all close at once, and the first replacement can be
+// answered "introduction failed" while one of them is still up and the peer was heard a moment
+// ago (tst_handshaketwins, one run in ten: the purge went to the dying call, and the call back
+// met the stuck state with none left). A second later the peer has been silent for a second, and
+// a purge withdrawn so leaves the 10 minutes unspent.
+//
 // The same state meets the call back after a call that dropped (a relay on its paths died): every
 // attempt at the new call's first link fails "introduction failed" until the failures expire, and
 // the dial spent its 2 minutes retrying (tests/call/tst_handshaketwins). So a failed attempt at
@@ -91,7 +98,11 @@ public:
     // Whether the call has working links when an attempt fails (see above).
     enum class CallLinks { Working, NoneWorking };
 
-    // An attempt to open a link in `slot` failed. True when tor's state should be purged now.
+    // Between a purge asked for during a call and the look at whether the call still works.
+    static constexpr std::chrono::milliseconds kConfirmDelay{2000};
+
+    // An attempt to open a link in `slot` failed. True when tor's state should be purged: if the
+    // call still works kConfirmDelay later, else purgeWithdrawn().
     // Attempts that found no tor do not count: while our tor restarts, every slot retries each
     // second, and a purge asked for then would go nowhere and still use up the 10 minutes. Nor
     // do attempts while the call has no working link.
@@ -103,6 +114,10 @@ public:
                            Failure failure);
     // A call with `peer` was answered and has ended at `now`: the peer was online until then.
     void peerReached(const QString& peer, Clock::time_point now);
+    // The purge that attemptFailed asked for was not made (the call stopped working before it):
+    // the interval it would have started is not spent. (The purge before it was at least an
+    // interval earlier, or attemptFailed would not have asked.)
+    void purgeWithdrawn();
     void linkUp(std::uint8_t slot);
     // A new call: its slots start without failures; the time of the last purge is kept.
     void startCall();

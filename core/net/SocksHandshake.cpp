@@ -70,10 +70,11 @@ SocksHandshake::Outcome SocksHandshake::consume(QByteArray& in, QByteArray& out)
             if (in.at(0) != kSocksVersion)
                 return fail(Failure::Protocol, QStringLiteral("malformed SOCKS reply"));
             const int reply = std::uint8_t(in.at(1));
-            const QString refusal =
-                QStringLiteral("tor could not connect: %1").arg(describeSocksReply(reply));
+            const auto refusal = [reply] {
+                return QStringLiteral("tor could not connect: %1").arg(describeSocksReply(reply));
+            };
             if (reply != 0x00 && !isExtendedReply(reply))
-                return fail(Failure::Reply, refusal, reply);
+                return fail(Failure::Reply, refusal(), reply);
             qsizetype length = 0;
             switch (in.at(3)) {
             case 0x01:
@@ -93,7 +94,7 @@ SocksHandshake::Outcome SocksHandshake::consume(QByteArray& in, QByteArray& out)
                 return Outcome::NeedMore;
             in.remove(0, length);
             if (isExtendedReply(reply)) {
-                fail(Failure::Reply, refusal, reply);
+                fail(Failure::Reply, refusal(), reply);
                 return Outcome::ExtendedReply;
             }
             step_ = Step::Done;

@@ -11,6 +11,7 @@
 #include <QFile>
 #include <QLocalSocket>
 #include <QScopeGuard>
+#include <QSet>
 #include <QTcpServer>
 #include <QTcpSocket>
 #include <csignal>
@@ -100,44 +101,92 @@ bool isMessage(const QByteArray& record, const HandshakeMessage& expected) {
     return decoded && *decoded == expected;
 }
 
-// Spoils a party's tor's state for one peer the way a relay that dies on a call's paths does
-// (call::RelinkRescue): on a control connection of its own, it closes each introduction circuit to
-// the peer that tor builds, before it is built, so tor counts a failure against the peer's
-// introduction points (five make one unusable for two minutes). While it lives, every attempt to
-// reach the peer fails; once all points are unusable tor answers "introduction failed" at once.
-class IntroductionSpoiler : public QObject {
+// A control connection of the test's own to a party's tor.
+class TorHand : public QObject {
 public:
-    IntroductionSpoiler(tor::TorLauncher& tor, const QString& peer)
-        : peer_(peer.toLatin1()) {
+    explicit TorHand(tor::TorLauncher& tor, const QByteArray& events) {
         QFile portFile(tor.torDirectory() + QStringLiteral("/control-port"));
         QFile cookieFile(tor.torDirectory() + QStringLiteral("/control_auth_cookie"));
         if (!portFile.open(QIODevice::ReadOnly) || !cookieFile.open(QIODevice::ReadOnly))
             return;
         const QByteArray port = portFile.readAll().trimmed().split(':').last();
-        connect(&control_, &tor::TorController::eventReceived, this, &IntroductionSpoiler::onEvent);
+        connect(&control_, &tor::TorController::eventReceived, this, [this](const auto& event) {
+            if (!event.lines.isEmpty())
+                onEvent(tor::parseTorArguments(event.lines.first().text));
+        });
         control_.connectToTor(QHostAddress::LocalHost, quint16(port.toUInt()));
         control_.send("AUTHENTICATE " + cookieFile.readAll().toHex());
-        control_.send("SETEVENTS CIRC CIRC_MINOR");
+        control_.send("SETEVENTS " + events);
     }
-    int closed() const { return closed_; }
+
+protected:
+    virtual void onEvent(const tor::TorArguments& event) = 0;
+
+    tor::TorController control_;
+};
+
+// Spoils a party's tor's state for one peer the way a relay that dies on a call's paths does
+// (call::RelinkRescue): it closes each introduction circuit to the peer that tor builds, before
+// it is built, so tor counts a failure against the peer's introduction points (five make one
+// unusable for two minutes). While it lives, every attempt to reach the peer fails; once all
+// points are unusable tor answers "introduction failed" at once.
+class IntroductionSpoiler : public TorHand {
+public:
+    IntroductionSpoiler(tor::TorLauncher& tor, const QString& peer)
+        : TorHand(tor, "CIRC CIRC_MINOR")
+        , peer_(peer.toLatin1()) {}
 
 private:
-    void onEvent(const tor::TorEvent& event) {
-        if (event.lines.isEmpty())
-            return;
-        const tor::TorArguments circuit = tor::parseTorArguments(event.lines.first().text);
+    void onEvent(const tor::TorArguments& circuit) override {
         const QByteArray status = circuit.positional.value(2);
         if (circuit.keyed.value("PURPOSE") != "HS_CLIENT_INTRO" ||
             circuit.keyed.value("HS_STATE") != "HSCI_CONNECTING" ||
             circuit.keyed.value("REND_QUERY") != peer_ || status == "CLOSED" || status == "FAILED")
             return;
         control_.send("CLOSECIRCUIT " + circuit.positional.value(1));
-        ++closed_;
     }
 
     QByteArray peer_;
-    tor::TorController control_;
-    int closed_ = 0;
+};
+
+// Breaks one link of a party's call to a peer (it closes the rendezvous circuit under it), and
+// tells when the attempt that replaces it has been answered.
+class LinkBreaker : public TorHand {
+public:
+    LinkBreaker(tor::TorLauncher& tor, const QString& peer)
+        : TorHand(tor, "STREAM")
+        , target_(peer.toLatin1() + ".onion:") {
+        control_.send("GETINFO circuit-status", [this, peer = peer.toLatin1()](const auto& reply) {
+            for (const QByteArray& line : reply.value("circuit-status").split('\n')) {
+                const tor::TorArguments circuit = tor::parseTorArguments(line);
+                if (circuit.keyed.value("PURPOSE") == "HS_CLIENT_REND" &&
+                    circuit.keyed.value("HS_STATE") == "HSCR_JOINED" &&
+                    circuit.keyed.value("REND_QUERY") == peer) {
+                    control_.send("CLOSECIRCUIT " + circuit.positional.first());
+                    broken_ = true;
+                    return;
+                }
+            }
+        });
+    }
+    bool broken() const { return broken_; }
+    // A stream to the peer opened after the break has failed or closed.
+    bool replacementAnswered() const { return answered_; }
+
+private:
+    void onEvent(const tor::TorArguments& stream) override {
+        const QByteArray id = stream.positional.value(1);
+        const QByteArray status = stream.positional.value(2);
+        if (broken_ && status == "NEW" && stream.positional.value(4).startsWith(target_))
+            replacements_.insert(id);
+        else if (replacements_.contains(id) && (status == "FAILED" || status == "CLOSED"))
+            answered_ = true;
+    }
+
+    QByteArray target_;
+    QSet<QByteArray> replacements_;
+    bool broken_ = false;
+    bool answered_ = false;
 };
 
 } // namespace
@@ -231,33 +280,15 @@ private slots:
     void cleanup() { reportIfFailed(); }
     void cleanupTestCase() { stopParties(); }
 
-    // Fault: carol's call with bob is lost as bob's tor dies in it (his app crashed, say), and
-    // once he is back her tor's state for bob is stuck as a relay's death leaves it
-    // (IntroductionSpoiler): every attempt at the first link of her call back is answered
-    // "introduction failed" for two minutes. Before, the dial retried until its 40 s were up and
-    // ended unreachable; now the first such answer purges tor's state (bob was in a call with her
-    // a moment ago), and the call back connects. While bob was gone her call's replacement links
-    // were answered the same; before, those answers spent the purge (one per 10 minutes) when
-    // there was nobody to reach, and the call back found it used up.
-    void callingBackThroughAStuckTorPurgesIt() {
-        Party& carol = party("carol");
-        Party& bob = party("bob");
-        answeredCall(carol, bob);
-        if (QTest::currentTestFailed())
-            return;
-        const int published = bob.engine->service()->publishCount();
-        ::kill(pid_t(bob.engine->torLauncher()->processId()), SIGKILL);
-        waitRepublished(bob, published);
-        carol.engine->hangUp();
-        QTRY_COMPARE_WITH_TIMEOUT(carol.engine->callState(), CallState::Idle, 10000);
-        QTRY_COMPARE_WITH_TIMEOUT(bob.engine->callState(), CallState::Idle, 20000);
-        waitIdle({"carol", "bob"});
+    // Leaves `who`'s tor stuck for `peer` (IntroductionSpoiler): its next attempt to reach the
+    // peer is answered "introduction failed" at once. The tor may be stuck already: then the
+    // first probe says so.
+    void makeStuck(const char* who, const char* peer) {
         {
-            // Carol's tor may be stuck already (her replacement links met bob's dead
-            // introduction points): then the first probe says so and nothing is closed.
-            IntroductionSpoiler spoiler(*carol.engine->torLauncher(), bob.engine->address());
+            IntroductionSpoiler spoiler(*party(who).engine->torLauncher(),
+                                        party(peer).engine->address());
             for (int tag = 0; tag < 20; ++tag) {
-                const auto probe = rawLink("carol", "bob", 7000 + tag);
+                const auto probe = rawLink(who, peer, 7000 + tag);
                 QTRY_VERIFY_WITH_TIMEOUT(probe->state() == net::OnionLink::State::Failed ||
                                              probe->state() == net::OnionLink::State::Open,
                                          kCallTimeout);
@@ -265,11 +296,56 @@ private slots:
                     break;
             }
         }
-        const auto stuck = rawLink("carol", "bob", 7100);
+        const auto stuck = rawLink(who, peer, 7100);
         QTRY_VERIFY_WITH_TIMEOUT(stuck->state() == net::OnionLink::State::Failed ||
                                      stuck->state() == net::OnionLink::State::Open,
                                  kCallTimeout);
-        QVERIFY2(stuck->socksReplyCode() == kIntroductionFailed, "carol's tor is not stuck");
+        QVERIFY2(stuck->socksReplyCode() == kIntroductionFailed, "the tor is not stuck");
+    }
+
+    // Fault: carol's call with bob is lost as bob's tor dies in it (his app crashed, say), and
+    // once he is back her tor's state for bob is stuck as a relay's death leaves it
+    // (IntroductionSpoiler): every attempt at the first link of her call back is answered
+    // "introduction failed" for two minutes. Before, the dial retried until its 40 s were up and
+    // ended unreachable; now the first such answer purges tor's state (bob was in a call with her
+    // a moment ago), and the call back connects.
+    //
+    // While bob was gone her call's replacement links were answered the same; those answers must
+    // not spend the purge (one per 10 minutes) when there is nobody to reach. The test makes the
+    // hardest case of it: her tor is stuck for bob already, and a link of the call breaks just
+    // before bob's tor dies, so its replacement is answered "introduction failed" while the call
+    // still works and bob was heard a moment ago (RelinkRescue::kConfirmDelay). Before, that
+    // answer spent the purge (in one run of ten, as bob's links closed one by one), and the call
+    // back found it used up.
+    void callingBackThroughAStuckTorPurgesIt() {
+        Party& carol = party("carol");
+        Party& bob = party("bob");
+        answeredCall(carol, bob);
+        if (QTest::currentTestFailed())
+            return;
+        // All links up first: an attempt still opening would be spoiled, and its failure is the
+        // case for a purge (the call works), which would leave her tor unstuck.
+        QTRY_COMPARE_WITH_TIMEOUT(
+            carol.statistics->isEmpty() ? 0 : carol.lastStatistics().linksUp(), 12, kCallTimeout);
+        makeStuck("carol", "bob");
+        if (QTest::currentTestFailed())
+            return;
+        const int published = bob.engine->service()->publishCount();
+        {
+            LinkBreaker breaker(*carol.engine->torLauncher(), bob.engine->address());
+            QTRY_VERIFY_WITH_TIMEOUT(breaker.broken(), 10000);
+            QTRY_VERIFY_WITH_TIMEOUT(breaker.replacementAnswered(), kCallTimeout);
+            QTest::qWait(300); // carol's engine has the answer, and bob is heard still
+        }
+        ::kill(pid_t(bob.engine->torLauncher()->processId()), SIGKILL);
+        waitRepublished(bob, published);
+        carol.engine->hangUp();
+        QTRY_COMPARE_WITH_TIMEOUT(carol.engine->callState(), CallState::Idle, 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(bob.engine->callState(), CallState::Idle, 20000);
+        waitIdle({"carol", "bob"});
+        makeStuck("carol", "bob");
+        if (QTest::currentTestFailed())
+            return;
 
         answerNextCall(bob);
         carol.engine->dial(bob.engine->address());

@@ -108,6 +108,28 @@ private slots:
         QVERIFY(callBack.dialAttemptFailed(QStringLiteral("bob"), 0, t0 + 40s, stuck));
     }
 
+    // Fault: the peer's tor died in the call, and the first link to break had its replacement
+    // answered "introduction failed" while another link was still up and the peer had been heard
+    // a moment ago. The engine asks whether the call still works RelinkRescue::kConfirmDelay
+    // later: it does not, the purge is withdrawn, and the call back may purge. A purge made
+    // stays spent.
+    void aPurgeWithdrawnIsNotSpent() {
+        RelinkRescue rescue;
+        const auto t0 = RelinkRescue::Clock::time_point{} + 1h;
+        const auto stuck = classify(0xF2);
+        QVERIFY(rescue.attemptFailed(3, t0, stuck, RelinkRescue::CallLinks::Working));
+        rescue.purgeWithdrawn();
+        rescue.peerReached(QStringLiteral("bob"), t0 + 20s);
+        rescue.startCall();
+        QVERIFY(rescue.dialAttemptFailed(QStringLiteral("bob"), 0, t0 + 30s, stuck));
+
+        RelinkRescue made;
+        QVERIFY(made.attemptFailed(3, t0, stuck, RelinkRescue::CallLinks::Working));
+        made.peerReached(QStringLiteral("bob"), t0 + 20s);
+        made.startCall();
+        QVERIFY(!made.dialAttemptFailed(QStringLiteral("bob"), 0, t0 + 30s, stuck));
+    }
+
     // A call with bob dropped, and the call back meets tor's stuck state: bob was there a moment
     // ago, so "introduction failed" is our tor's state, and the dial asks for the purge at once.
     void aCallBackAfterACallAsksForAPurge() {
