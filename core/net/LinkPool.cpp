@@ -68,6 +68,7 @@ void LinkPool::cancelDials(Slot& slot) {
     slot.retry->stop();
     slot.hedge->stop();
     discard(slot.second);
+    discard(slot.loser);
 }
 
 int LinkPool::openCount() const {
@@ -102,9 +103,8 @@ void LinkPool::replace(std::uint8_t slot) {
         old->close();
         emit linkDown(slot, QStringLiteral("replaced"));
         if (!working) {
-            s.hedge->stop();
+            cancelDials(s);
             discard(s.current);
-            discard(s.second);
             s.retry->start(config_.replaceDelay);
             return;
         }
@@ -134,6 +134,7 @@ void LinkPool::open(std::uint8_t slot) {
     s.hedge->stop();
     discard(s.current);
     discard(s.second);
+    discard(s.loser);
     if (!budget_.take(std::chrono::steady_clock::now())) {
         deferDial(slot);
         return;
@@ -181,8 +182,10 @@ LinkPool::Attempt LinkPool::dial(std::uint8_t slot) {
     dialled_.append(attempt.isolationKey);
     OnionLink* link = attempt.link;
     connect(link, &OnionLink::opened, this, [this, slot, link] { onOpened(slot, link); });
-    connect(link, &OnionLink::recordReceived, this,
-            [this, slot](const QByteArray& record) { emit recordReceived(slot, record); });
+    connect(link, &OnionLink::recordReceived, this, [this, slot](const QByteArray& record) {
+        discard(slots_[slot].loser); // the peer has heard the winner's first record
+        emit recordReceived(slot, record);
+    });
     connect(link, &OnionLink::failed, this,
             [this, slot, link](OnionLink::Failure failure, const QString& reason) {
                 onFailed(slot, link, failure, reason);
@@ -203,7 +206,17 @@ void LinkPool::onOpened(std::uint8_t slot, OnionLink* link) {
     s.hedge->stop();
     (link == s.second.link ? s.second : s.current).openedAt = std::chrono::steady_clock::now();
     if (link == s.second.link) {
-        discard(s.current); // the slow first attempt lost the race
+        // The slow first attempt lost the race. Before the peer was reached it may have rung the
+        // callee already, and the winner's first record (its Hello) may reach the callee after
+        // this attempt's close would: the callee ended the ring "cancelled", and the Hello rang
+        // anew (tst_handshaketwins aTwinHeardLateJoinsTheRing). Kept open, it holds the ring until
+        // the callee has taken the winner as its twin and answered on it.
+        if (peer_ == Peer::Reached) {
+            discard(s.current);
+        } else {
+            s.current.link->disconnect(this);
+            s.loser = std::exchange(s.current, {});
+        }
         s.current = std::exchange(s.second, {});
     } else {
         discard(s.second);
@@ -233,6 +246,7 @@ void LinkPool::onFailed(std::uint8_t slot, OnionLink* link, OnionLink::Failure f
         return;
     }
     s.hedge->stop();
+    discard(s.loser);
     const bool working = wasWorking(s.current);
     emit linkDown(slot, reason);
     if (activity_ == Activity::Running)

@@ -122,6 +122,9 @@ private:
     struct Slot {
         Attempt current; // the open link, or the first attempt to open one
         Attempt second;  // a second attempt beside a slow first one (hedgeDelay), if any
+        // Before the peer was reached: a first attempt that lost the race to its second, kept
+        // until the winner hears from the peer (see onOpened). Nothing it brings is used.
+        Attempt loser;
         QTimer* retry = nullptr;
         QTimer* hedge = nullptr;
     };

@@ -14,7 +14,9 @@
 #include <QSet>
 #include <QTcpServer>
 #include <QTcpSocket>
+#include <QTimer>
 #include <csignal>
+#include <memory>
 
 using namespace onionvoice;
 using namespace onionvoice::call;
@@ -27,12 +29,15 @@ constexpr int kIntroductionFailed = 0xF2; // tor's SOCKS answer (RelinkRescue)
 
 // Between alice's engine and her tor's SOCKS socket, for the slot of the handshake: each attempt,
 // by order of arrival since the last plan, is relayed, swallowed (tor never hears of it: an
-// attempt tor keeps waiting), or relayed with tor's answer to its CONNECT held back (the stream,
-// and the Hello that travels with the request, reach the callee; the caller never learns it).
-// Attempts beyond the plan are relayed.
+// attempt tor keeps waiting), relayed with tor's answer to its CONNECT held back (the stream,
+// and the Hello that travels with the request, reach the callee; the caller never learns it), or
+// relayed with its Hello held back until kHelloHeld after tor's answer (the stream opens at both
+// ends, and the callee reads the Hello late, as when the callee's event loop or the Hello's
+// circuit is slow). Attempts beyond the plan are relayed.
 class HandshakeRelay : public QObject {
 public:
-    enum class Attempt { Relayed, Swallowed, AnswerHeld };
+    enum class Attempt { Relayed, Swallowed, AnswerHeld, HelloHeld };
+    static constexpr auto kHelloHeld = 2s;
 
     explicit HandshakeRelay(std::function<QString()> socks)
         : socks_(std::move(socks)) {
@@ -53,8 +58,26 @@ public:
 
 private:
     // Tor's answers to the method and to the username (the isolation key) come first, 2 bytes
-    // each; what follows is its answer to the CONNECT, and then the peer's records.
+    // each; what follows is its answer to the CONNECT (10 bytes), and then the peer's records.
     static constexpr qsizetype kBeforeConnectAnswer = 4;
+    static constexpr qsizetype kConnectAnswered = kBeforeConnectAnswer + 10;
+
+    // How much of what the engine has sent so far is its part of the SOCKS exchange (greeting,
+    // username and password, CONNECT): all of it until the CONNECT is complete; the Hello follows.
+    static qsizetype socksBytes(const QByteArray& sent) {
+        qsizetype length = 0;
+        const auto field = [&](qsizetype header, qsizetype lengthAt, qsizetype trailer) {
+            if (sent.size() <= length + lengthAt)
+                return false;
+            length += header + qsizetype(std::uint8_t(sent.at(length + lengthAt))) + trailer;
+            return sent.size() >= length;
+        };
+        const bool known = field(2, 1, 0)     // version, methods
+                           && field(2, 1, 0)  // version, username
+                           && field(1, 0, 0)  // password
+                           && field(5, 4, 2); // CONNECT, the name, the port
+        return known ? length : sent.size();
+    }
 
     void relay(QTcpSocket* in, Attempt how) {
         connect(in, &QTcpSocket::disconnected, in, &QObject::deleteLater);
@@ -62,28 +85,41 @@ private:
             connect(in, &QTcpSocket::readyRead, in, [in] { in->readAll(); });
             return;
         }
+        struct Stream {
+            QByteArray sent;         // by the engine
+            qsizetype forwarded = 0; // of it, to tor
+            qsizetype answered = 0;  // by tor, to the engine
+            bool helloHeld = false;
+        };
+        const auto stream = std::make_shared<Stream>();
+        stream->helloHeld = how == Attempt::HelloHeld;
         auto* out = new QLocalSocket(in);
-        auto* early = new QByteArray;
-        auto* passed = new qsizetype(0);
-        connect(out, &QObject::destroyed, [early, passed] {
-            delete early;
-            delete passed;
-        });
-        connect(in, &QTcpSocket::readyRead, out, [in, out, early] {
-            if (out->state() == QLocalSocket::ConnectedState)
-                out->write(in->readAll());
-            else
-                early->append(in->readAll());
-        });
-        connect(out, &QLocalSocket::connected, out,
-                [out, early] { out->write(std::exchange(*early, {})); });
-        connect(out, &QLocalSocket::readyRead, in, [in, out, how, passed] {
-            QByteArray bytes = out->readAll();
-            if (how == Attempt::AnswerHeld) {
-                bytes.truncate(std::max<qsizetype>(0, kBeforeConnectAnswer - *passed));
-                *passed += bytes.size();
+        const auto forward = [in, out, stream] {
+            stream->sent.append(in->readAll());
+            if (out->state() != QLocalSocket::ConnectedState)
+                return;
+            const qsizetype until =
+                stream->helloHeld ? socksBytes(stream->sent) : stream->sent.size();
+            if (until > stream->forwarded) {
+                out->write(stream->sent.mid(stream->forwarded, until - stream->forwarded));
+                stream->forwarded = until;
             }
+        };
+        connect(in, &QTcpSocket::readyRead, out, forward);
+        connect(out, &QLocalSocket::connected, out, forward);
+        connect(out, &QLocalSocket::readyRead, in, [in, out, how, stream, forward] {
+            QByteArray bytes = out->readAll();
+            const qsizetype before = stream->answered;
+            if (how == Attempt::AnswerHeld)
+                bytes.truncate(std::max<qsizetype>(0, kBeforeConnectAnswer - before));
+            stream->answered += bytes.size();
             in->write(bytes);
+            if (stream->helloHeld && before < kConnectAnswered &&
+                stream->answered >= kConnectAnswered)
+                QTimer::singleShot(kHelloHeld, out, [stream, forward] {
+                    stream->helloHeld = false;
+                    forward();
+                });
         });
         connect(out, &QLocalSocket::disconnected, in, &QTcpSocket::disconnectFromHost);
         connect(in, &QTcpSocket::disconnected, out, &QLocalSocket::disconnectFromServer);
@@ -405,6 +441,31 @@ private slots:
         alice.engine->hangUp();
         QTRY_COMPARE_WITH_TIMEOUT(bob.endReason(), EndReason::HungUpByPeer, 10000);
         QCOMPARE(alice.endReason(), EndReason::HungUpLocally);
+    }
+
+    // Both of alice's attempts reach bob, as above, but bob reads the second one's Hello only
+    // kHelloHeld after it opened. Alice keeps her first attempt open until bob has answered on
+    // the second, so the Hello joins the ring that the first started: one ring, and bob's answer
+    // reaches alice. Before, she closed the first attempt as the second opened; bob's ring ended
+    // "cancelled", the late Hello rang anew, and an answer given in between would have been lost.
+    void aTwinHeardLateJoinsTheRing() {
+        Party& alice = party("alice");
+        Party& bob = party("bob");
+        relay_.plan({HandshakeRelay::Attempt::AnswerHeld, HandshakeRelay::Attempt::HelloHeld});
+        alice.engine->dial(bob.engine->address());
+        QTRY_COMPARE_WITH_TIMEOUT(bob.incoming->size(), 1, kCallTimeout);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            alice.reached(CallState::Ringing) || alice.reached(CallState::Ended), kCallTimeout);
+        QVERIFY2(alice.reached(CallState::Ringing), qPrintable(describe(alice.endReason())));
+        QVERIFY(relay_.arrived() >= 2);
+        QVERIFY(bob.engine->callState() == CallState::Ringing);
+        bob.engine->answer();
+        QTRY_VERIFY_WITH_TIMEOUT(
+            alice.reached(CallState::Active) || alice.reached(CallState::Ended), kCallTimeout);
+        QVERIFY2(alice.reached(CallState::Active), qPrintable(describe(alice.endReason())));
+        QCOMPARE(bob.incoming->size(), 1);
+        alice.engine->hangUp();
+        QTRY_COMPARE_WITH_TIMEOUT(bob.endReason(), EndReason::HungUpByPeer, 10000);
     }
 
     void aStrangersTwinEndsWithItsRingWhenIdle() {

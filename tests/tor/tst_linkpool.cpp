@@ -241,6 +241,14 @@ private slots:
         QCOMPARE(slow.size(), 1);
         QCOMPARE(slow.at(0).at(0).value<std::uint8_t>(), std::uint8_t(0));
         QCOMPARE(slow.at(0).at(1).toByteArray(), pool.dialledIsolationKeys().at(0));
+        // The first attempt may have rung the callee, whose ring it holds until the callee has
+        // answered on the winner (it took the winner's Hello as a twin): only then does it close.
+        // Before, it closed at once, and a Hello the callee read after that close rang anew.
+        QSignalSpy records(&pool, &LinkPool::recordReceived);
+        QTest::qWait(300);
+        QCOMPARE(socks.sessions[0]->socket->state(), QAbstractSocket::ConnectedState);
+        socks.sessions[1]->socket->write(record('r'));
+        QTRY_COMPARE(records.size(), 1);
         QTRY_COMPARE(socks.sessions[0]->socket->state(), QAbstractSocket::UnconnectedState);
         QCOMPARE(down.size(), 0);
         QCOMPARE(up.size(), 1);
@@ -250,6 +258,32 @@ private slots:
         QTRY_COMPARE(pool.openCount(), 2);
         QTest::qWait(300);
         QCOMPARE(socks.sessions.size(), std::size_t(4));
+    }
+
+    // A first attempt kept beside its winner (above) goes with the slot: when the winner breaks
+    // before the callee answered on it, and when the pool stops.
+    void aFirstAttemptKeptBesideItsWinnerGoesWithTheSlot() {
+        ScriptedSocks socks;
+        LinkPoolConfig config = poolConfig(socks, 1);
+        config.connectTimeout = 600s;
+        config.firstHedgeDelay = 100ms;
+        config.replaceDelay = 600s;
+        socks.silent = {0, 2};
+        LinkPool broken(config);
+        broken.start(1);
+        QTRY_COMPARE(broken.openCount(), 1);
+        QCOMPARE(socks.sessions.size(), std::size_t(2));
+        socks.sessions[1]->socket->close();
+        QTRY_COMPARE(socks.sessions[0]->socket->state(), QAbstractSocket::UnconnectedState);
+
+        LinkPool stopped(config);
+        stopped.start(1);
+        QTRY_COMPARE(stopped.openCount(), 1);
+        QCOMPARE(socks.sessions.size(), std::size_t(4));
+        QTest::qWait(100);
+        QCOMPARE(socks.sessions[2]->socket->state(), QAbstractSocket::ConnectedState);
+        stopped.stop();
+        QTRY_COMPARE(socks.sessions[2]->socket->state(), QAbstractSocket::UnconnectedState);
     }
 
     // The engine may replace a slow handshake attempt (tor introduced it and the peer never came:
