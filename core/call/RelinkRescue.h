@@ -36,8 +36,8 @@
 // links of a peer whose tor died do not all close at once, and the first replacement can be
 // answered "introduction failed" while one of them is still up and the peer was heard a moment
 // ago (tst_handshaketwins, one run in ten: the purge went to the dying call, and the call back
-// met the stuck state with none left). A second later the peer has been silent for a second, and
-// a purge withdrawn so leaves the 10 minutes unspent.
+// met the stuck state with none left). Two seconds later such a peer has been silent for longer
+// than the second that counts, and a purge withdrawn so leaves the 10 minutes unspent.
 //
 // The same state meets the call back after a call that dropped (a relay on its paths died): every
 // attempt at the new call's first link fails "introduction failed" until the failures expire, and
