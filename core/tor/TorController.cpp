@@ -8,8 +8,17 @@ namespace onionvoice::tor {
 // Debug output (tor's own log lines among it) is off unless enabled (QT_LOGGING_RULES).
 Q_LOGGING_CATEGORY(lcTor, "onionvoice.tor", QtInfoMsg)
 
+namespace {
+// A deadline that fires this much later than it was due means this process was not running
+// (stopped, starved of CPU): tor's answer may be waiting unread in the socket.
+constexpr std::chrono::milliseconds kStallTolerance{1000};
+} // namespace
+
 TorController::TorController(QObject* parent)
     : QObject(parent) {
+    replyDeadline_.setSingleShot(true);
+    replyDeadline_.setTimerType(Qt::PreciseTimer);
+    connect(&replyDeadline_, &QTimer::timeout, this, &TorController::onReplyDeadline);
     connect(&socket_, &QTcpSocket::connected, this, [this] { setState(State::Connected); });
     connect(&socket_, &QTcpSocket::readyRead, this, &TorController::onReadyRead);
     connect(&socket_, &QTcpSocket::errorOccurred, this, [this](QAbstractSocket::SocketError) {
@@ -45,6 +54,7 @@ void TorController::disconnectFromTor() {
     parser_.reset();
     const State previous = state_;
     state_ = State::Disconnected;
+    replyDeadline_.stop();
     socket_.abort();
     failPending(QStringLiteral("control connection closed"));
     if (previous != State::Disconnected)
@@ -62,6 +72,8 @@ bool TorController::send(const QByteArray& command, ReplyHandler handler) {
         return true;
     }
     pending_.push_back(std::move(handler));
+    if (pending_.size() == 1)
+        armReplyDeadline();
     // Two writes, no concatenated copy: commands can carry keys, and the caller wipes its buffer.
     socket_.write(command);
     socket_.write("\r\n", 2);
@@ -78,7 +90,35 @@ void TorController::setMaxReplySize(qsizetype bytes) {
     parser_.setLimits(maxLineLength_, maxReplySize_);
 }
 
+void TorController::setReplyTimeout(std::chrono::milliseconds timeout) {
+    replyTimeout_ = timeout;
+    armReplyDeadline();
+}
+
+void TorController::armReplyDeadline() {
+    if (replyTimeout_ <= std::chrono::milliseconds::zero() || pending_.empty() ||
+        state_ == State::Disconnected) {
+        replyDeadline_.stop();
+        return;
+    }
+    deadlineArmed_.start();
+    replyDeadline_.start(replyTimeout_);
+}
+
+void TorController::onReplyDeadline() {
+    if (pending_.empty())
+        return;
+    if (std::chrono::milliseconds(deadlineArmed_.elapsed()) > replyTimeout_ + kStallTolerance) {
+        armReplyDeadline();
+        return;
+    }
+    fail(Error::ReplyTimeout,
+         QStringLiteral("tor stopped answering on its control port (no reply in %1 s)")
+             .arg(std::chrono::duration<double>(replyTimeout_).count()));
+}
+
 void TorController::onReadyRead() {
+    armReplyDeadline(); // tor is alive: the silence starts again
     QList<ControlReplyParser::Item> items;
     parser_.feed(socket_.readAll(), items);
     for (ControlReplyParser::Item& item : items) {

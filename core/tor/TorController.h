@@ -5,9 +5,12 @@
 #include "ControlReplyParser.h"
 #include "TorReply.h"
 
+#include <QElapsedTimer>
 #include <QHostAddress>
 #include <QObject>
 #include <QTcpSocket>
+#include <QTimer>
+#include <chrono>
 #include <deque>
 #include <functional>
 
@@ -17,7 +20,7 @@ class TorController : public QObject {
     Q_OBJECT
 public:
     enum class State { Disconnected, Connecting, Connected };
-    enum class Error { None, SocketError, ProtocolError, LineTooLong, ReplyTooLarge };
+    enum class Error { None, SocketError, ProtocolError, LineTooLong, ReplyTooLarge, ReplyTimeout };
     using ReplyHandler = std::function<void(const TorReply&)>;
 
     static constexpr qsizetype kDefaultMaxLineLength = 64 * 1024;
@@ -31,6 +34,12 @@ public:
     State state() const { return state_; }
     void setMaxLineLength(qsizetype bytes);
     void setMaxReplySize(qsizetype bytes);
+    // A tor that owes a reply and sends nothing at all for this long is taken for hung (frozen,
+    // deadlocked): the connection fails with ReplyTimeout. Zero (the default) waits for ever.
+    // Only silence counts, not the age of a reply that keeps coming, and only time this process
+    // was running to read it.
+    void setReplyTimeout(std::chrono::milliseconds timeout);
+    bool awaitingReply() const { return !pending_.empty(); }
 
     void connectToTor(const QHostAddress& address, quint16 port);
     // Closes the connection; commands still waiting get a ConnectionLost reply (but not when the
@@ -52,6 +61,8 @@ private:
     void onReadyRead();
     void fail(Error error, const QString& message);
     void failPending(const QString& why);
+    void armReplyDeadline();
+    void onReplyDeadline();
 
     QTcpSocket socket_;
     State state_ = State::Disconnected;
@@ -59,6 +70,9 @@ private:
     qsizetype maxReplySize_ = kDefaultMaxReplySize;
     ControlReplyParser parser_{kDefaultMaxLineLength, kDefaultMaxReplySize};
     std::deque<ReplyHandler> pending_;
+    std::chrono::milliseconds replyTimeout_{0};
+    QTimer replyDeadline_;
+    QElapsedTimer deadlineArmed_;
 };
 
 } // namespace onionvoice::tor

@@ -55,6 +55,7 @@ TorLauncher::TorLauncher(TorLaunchConfig config, QObject* parent)
     connect(&restartTimer_, &QTimer::timeout, this, &TorLauncher::launchProcess);
     startDeadline_.setSingleShot(true);
     connect(&startDeadline_, &QTimer::timeout, this, &TorLauncher::onStartDeadline);
+    connect(&heartbeat_, &QTimer::timeout, this, &TorLauncher::sendHeartbeat);
     connect(&process_, &QProcess::finished, this, &TorLauncher::onProcessFinished);
     connect(&process_, &QProcess::errorOccurred, this, [this](QProcess::ProcessError error) {
         // A process that never started emits no finished(); it still counts as a failure.
@@ -78,12 +79,14 @@ TorLauncher::TorLauncher(TorLaunchConfig config, QObject* parent)
     });
     connect(&controller_, &TorController::eventReceived, this, &TorLauncher::onEvent);
     connect(&controller_, &TorController::errorOccurred, this,
-            [this](TorController::Error, const QString& message) {
+            [this](TorController::Error error, const QString& message) {
                 // With TAKEOWNERSHIP tor exits when the control connection ends; the process
-                // exit drives the restart. Make sure it does exit.
+                // exit drives the restart. Make sure it does exit: a hung tor will not.
                 if (state_ != State::NotStarted && state_ != State::Failed &&
                     process_.state() != QProcess::NotRunning) {
                     qCWarning(lcTor) << "control connection lost:" << message;
+                    if (error == TorController::Error::ReplyTimeout)
+                        stallReason_ = message;
                     process_.kill();
                 }
             });
@@ -223,6 +226,8 @@ void TorLauncher::setState(State state) {
 // the next tor reports its own listener, socksPort() is 0, socksSocketPath() empty, and dials
 // fail as "no tor".
 void TorLauncher::forgetProcess() {
+    heartbeat_.stop();
+    controller_.setReplyTimeout(std::chrono::milliseconds::zero());
     controller_.disconnectFromTor();
     socksPort_ = 0;
     socksSocketPath_.clear();
@@ -439,7 +444,7 @@ void TorLauncher::onControllerConnected() {
             wipe(clientHash);
             controller_.send(command, [this](const TorReply& r) {
                 if (r.isOk())
-                    startDeadline_.stop();
+                    onAuthenticated();
                 else if (r.kind() != TorReply::Kind::ConnectionLost)
                     failPermanently(
                         QStringLiteral("tor refused authentication: %1").arg(r.errorMessage()));
@@ -447,6 +452,20 @@ void TorLauncher::onControllerConnected() {
             wipe(command);
             sendStartupCommands();
         });
+}
+
+// From here the start deadline's work is the reply timeout's: tor has shown that it answers, and
+// from now on must go on answering.
+void TorLauncher::onAuthenticated() {
+    startDeadline_.stop();
+    controller_.setReplyTimeout(config_.replyTimeout);
+    heartbeat_.start(config_.heartbeatInterval);
+}
+
+// Without it a tor that hangs while nobody asks it anything is noticed only by calls that fail.
+void TorLauncher::sendHeartbeat() {
+    if (!controller_.awaitingReply())
+        controller_.send("GETINFO version");
 }
 
 void TorLauncher::sendStartupCommands() {

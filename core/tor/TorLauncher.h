@@ -40,6 +40,11 @@ struct TorLaunchConfig {
     // From launch until tor has taken our authentication: a tor that has not opened its control
     // port by then, or opened it and answers nothing, is killed and started again.
     std::chrono::milliseconds startTimeout{30000};
+    // Once tor has taken our authentication: a tor that owes a reply and says nothing for
+    // replyTimeout is taken for hung (a deadlock, a frozen process) and is killed and started
+    // again. A command every heartbeatInterval makes sure that a reply is owed now and then.
+    std::chrono::milliseconds replyTimeout{20000};
+    std::chrono::milliseconds heartbeatInterval{10000};
 };
 
 class TorLauncher : public QObject {
@@ -110,6 +115,8 @@ private:
     void pollControlPortFile();
     void onStartDeadline();
     void onControllerConnected();
+    void onAuthenticated();
+    void sendHeartbeat();
     void sendStartupCommands();
     void onProcessFinished(int exitCode, QProcess::ExitStatus status);
     void handleFailure(const QString& reason);
@@ -129,6 +136,7 @@ private:
     QTimer pollTimer_;
     QTimer restartTimer_;
     QTimer startDeadline_;
+    QTimer heartbeat_;
     QString stallReason_; // why a tor that did not start in time was killed, for its failure
     int consecutiveFailures_ = 0;
     quint16 socksPort_ = 0;

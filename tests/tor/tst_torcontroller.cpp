@@ -6,7 +6,9 @@
 #include <QSignalSpy>
 #include <QTcpServer>
 #include <QTcpSocket>
+#include <QThread>
 #include <QtTest>
+#include <chrono>
 
 using namespace onionvoice::tor;
 
@@ -243,6 +245,66 @@ private slots:
         QCOMPARE(errors.size(), 1);
         QCOMPARE(errors.at(0).at(0).value<TorController::Error>(),
                  TorController::Error::SocketError);
+    }
+
+    // Fault: tor stops answering (a frozen process, a deadlock). The kernel keeps the connection,
+    // so nothing fails: the old controller waited for the reply for ever, and so did whatever
+    // waited on it (a publish, a purge). A reply owed through a whole timeout of silence now
+    // fails the connection, and the command with it.
+    void aReplyOwedThroughTheTimeoutFailsTheConnection() {
+        controller->setReplyTimeout(std::chrono::milliseconds(300));
+        Recorder r;
+        QSignalSpy errors(controller.get(), &TorController::errorOccurred);
+        controller->send("GETINFO version", r.handler());
+        QTRY_COMPARE_WITH_TIMEOUT(r.replies.size(), 1, 10000);
+        QCOMPARE(r.replies.at(0).kind(), TorReply::Kind::ConnectionLost);
+        QCOMPARE(errors.size(), 1);
+        QCOMPARE(errors.at(0).at(0).value<TorController::Error>(),
+                 TorController::Error::ReplyTimeout);
+        QCOMPARE(controller->state(), TorController::State::Disconnected);
+    }
+
+    // A tor that sends a long reply slowly is alive: only silence counts, not the reply's age.
+    void aReplyThatKeepsComingIsNotLate() {
+        controller->setReplyTimeout(std::chrono::milliseconds(1000));
+        Recorder r;
+        QSignalSpy errors(controller.get(), &TorController::errorOccurred);
+        controller->send("GETINFO config-text", r.handler());
+        QTRY_COMPARE(port->received.size(), 1);
+        for (const char* line : {"250+config-text=\r\n", "SocksPort 0\r\n", ".\r\n"}) {
+            port->reply(line);
+            QTest::qWait(600);
+        }
+        port->reply("250 OK\r\n");
+        QTRY_COMPARE(r.replies.size(), 1);
+        QVERIFY(r.replies.at(0).isOk());
+        QVERIFY(errors.isEmpty());
+    }
+
+    // Silence is only a fault while a reply is owed: tor has nothing to say to an idle controller.
+    void anIdleConnectionIsNotLate() {
+        controller->setReplyTimeout(std::chrono::milliseconds(200));
+        QSignalSpy errors(controller.get(), &TorController::errorOccurred);
+        QTest::qWait(1000);
+        QVERIFY(errors.isEmpty());
+        QCOMPARE(controller->state(), TorController::State::Connected);
+    }
+
+    // Fault on our side: this process and tor stalled together for longer than the timeout
+    // (both stopped, as the fault tests stop a machine, or starved of CPU), and tor answers a
+    // moment after both run again. Only time we were running to hear tor counts.
+    void aReplyAfterAStallOfOursIsNotLate() {
+        controller->setReplyTimeout(std::chrono::milliseconds(300));
+        Recorder r;
+        QSignalSpy errors(controller.get(), &TorController::errorOccurred);
+        controller->send("GETINFO version", r.handler());
+        QTRY_COMPARE(port->received.size(), 1);
+        QThread::msleep(2500);
+        QTimer::singleShot(100, port.get(),
+                           [this] { port->reply("250-version=0.4.9.11\r\n250 OK\r\n"); });
+        QTRY_COMPARE(r.replies.size(), 1);
+        QVERIFY(r.replies.at(0).isOk());
+        QVERIFY(errors.isEmpty());
     }
 
     void sendWhileDisconnectedAnswersAtOnce() {

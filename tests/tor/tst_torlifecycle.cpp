@@ -256,6 +256,35 @@ private slots:
         launcher.stop();
     }
 
+    // Fault: tor hangs once it has started (a deadlock, a frozen process): the kernel keeps the
+    // control connection, and the old launcher stayed Bootstrapping or Ready for ever while every
+    // dial through the hung tor failed. Commands now come now and then (GETINFO version), and a
+    // tor that owes a reply and stays silent through the reply timeout is killed and restarted.
+    void aTorThatStopsAnsweringOnceStartedIsRestarted() {
+        QTemporaryDir dir;
+        ScriptedTorControl control;
+        TorLaunchConfig config = scriptedTorConfig(dir, std::chrono::milliseconds(10));
+        config.heartbeatInterval = std::chrono::milliseconds(200);
+        config.replyTimeout = std::chrono::milliseconds(500);
+        TorLauncher launcher(config);
+        QSignalSpy restarts(&launcher, &TorLauncher::restarting);
+        launcher.start();
+        QTRY_COMPARE(launcher.state(), TorLauncher::State::Bootstrapping);
+        // Answered, the heartbeats keep a live tor running.
+        QTRY_VERIFY(control.commands.count("GETINFO version") >= 3);
+        QVERIFY(restarts.isEmpty());
+        const qint64 pid = launcher.processId();
+        control.silent = true;
+        QTRY_COMPARE_WITH_TIMEOUT(restarts.size(), 1, 10000);
+        QVERIFY2(restarts.at(0).at(1).toString().contains(QStringLiteral("stopped answering")),
+                 qPrintable(restarts.at(0).at(1).toString()));
+        QVERIFY(!processAlive(pid));
+        control.silent = false;
+        QTRY_COMPARE(launcher.state(), TorLauncher::State::Bootstrapping);
+        QVERIFY(launcher.processId() != pid);
+        launcher.stop();
+    }
+
     // Attack: once tor has died, anyone on this machine may bind the port it listened on (a TCP
     // port, on Windows; where tor's SOCKS port is a unix socket, only in our 0700 directory). A
     // call that kept dialling the dead tor's SOCKS endpoint while a new tor starts would hand them

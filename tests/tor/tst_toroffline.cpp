@@ -309,6 +309,34 @@ private slots:
         QVERIFY(stalled.processId() != stopped);
     }
 
+    // Fault, with a real tor: tor stops (SIGSTOP) after it has started and taken our commands.
+    // The old launcher kept it Bootstrapping for ever, every dial through it hanging; now it
+    // owes a heartbeat's reply, stays silent through the reply timeout, and is replaced.
+    void aTorThatFreezesOnceStartedIsRestarted() {
+        QTemporaryDir data;
+        TorLaunchConfig config;
+        config.dataDirectory = data.path();
+        config.extraTorrcLines = {QStringLiteral("DisableNetwork 1"), QStringLiteral("GeoIPFile "),
+                                  QStringLiteral("GeoIPv6File ")};
+        config.restartBackoff = std::chrono::milliseconds(50);
+        config.heartbeatInterval = std::chrono::milliseconds(500);
+        config.replyTimeout = std::chrono::milliseconds(3000);
+        TorLauncher frozen(config);
+        QSignalSpy restarts(&frozen, &TorLauncher::restarting);
+        frozen.start();
+        QTRY_COMPARE_WITH_TIMEOUT(frozen.state(), TorLauncher::State::Bootstrapping, 30000);
+        QTest::qWait(2000); // heartbeats answered: a live tor is left alone
+        QVERIFY(restarts.isEmpty());
+        const qint64 stopped = frozen.processId();
+        ::kill(pid_t(stopped), SIGSTOP);
+        QTRY_COMPARE_WITH_TIMEOUT(restarts.size(), 1, 30000);
+        QVERIFY2(restarts.at(0).at(1).toString().contains(QStringLiteral("stopped answering")),
+                 qPrintable(restarts.at(0).at(1).toString()));
+        QTRY_VERIFY_WITH_TIMEOUT(!processAlive(stopped), 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(frozen.state(), TorLauncher::State::Bootstrapping, 30000);
+        QVERIFY(frozen.processId() != stopped);
+    }
+
     void stopLeavesNoProcess() {
         const qint64 pid = launcher->processId();
         QVERIFY(processAlive(pid));
