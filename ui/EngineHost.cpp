@@ -58,6 +58,8 @@ void EngineHost::start(call::EngineConfig config) {
         if (ok) {
             tor::TorLauncher* launcher = engine_->torLauncher();
             relay(launcher, &tor::TorLauncher::logLine, generation, &EngineHost::torLogLine);
+            relay(launcher, &tor::TorLauncher::restarting, generation,
+                  [this](int, const QString& reason) { emit torRestarting(reason); });
             // Runs on the engine thread (the launcher's), where its failure reason may be read.
             const auto reportFailure = [this, generation, launcher] {
                 onGuiThread(generation,

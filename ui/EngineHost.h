@@ -63,6 +63,8 @@ signals:
     // One line of tor's own log, as tor writes it.
     void torLogLine(const QString& line);
     void torFailed(const QString& reason);
+    // tor died or hung and a new one is being started.
+    void torRestarting(const QString& reason);
     void serviceStateChanged(onionvoice::tor::OnionService::State state);
     void callStateChanged(onionvoice::call::CallState state, const QString& peer,
                           onionvoice::call::EndReason reason);

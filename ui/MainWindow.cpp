@@ -79,6 +79,7 @@ MainWindow::MainWindow(EngineHost* host, QWidget* parent)
         contacts_->setCallingEnabled(state == tor::TorLauncher::State::Ready);
     });
     connect(host_, &EngineHost::torFailed, torStatus_, &TorStatusPanel::setFailure);
+    connect(host_, &EngineHost::torRestarting, torStatus_, &TorStatusPanel::setRestarting);
     connect(host_, &EngineHost::torLogLine, torStatus_, &TorStatusPanel::appendLog);
     connect(host_, &EngineHost::serviceStateChanged, torStatus_, &TorStatusPanel::setServiceState);
     connect(host_, &EngineHost::contactsChanged, this, [this] {

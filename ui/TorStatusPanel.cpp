@@ -86,6 +86,8 @@ void TorStatusPanel::setSlowBootstrapAfter(std::chrono::milliseconds after) {
 void TorStatusPanel::setTorState(State state, int percent, const QString& summary) {
     if (state != state_ && state != State::Failed)
         failure_.clear();
+    if (state == State::Ready || state == State::NotStarted)
+        restartReason_.clear();
     state_ = state;
     progress_->setValue(percent);
     switch (state) {
@@ -156,6 +158,11 @@ void TorStatusPanel::setFailure(const QString& reason) {
     refreshHint();
 }
 
+void TorStatusPanel::setRestarting(const QString& reason) {
+    restartReason_ = reason;
+    refreshHint();
+}
+
 void TorStatusPanel::appendLog(const QString& line) {
     log_->appendPlainText(line); // the oldest lines go beyond the block limit
 }
@@ -176,9 +183,14 @@ void TorStatusPanel::refreshHint() {
     else if (slow_)
         text = tr("Connecting is taking longer than it should. This network may be offline or "
                   "block Tor. Check the connection, look at tor's messages, or try bridges.");
+    // Not trouble for the user to act on: the app is already starting tor again.
+    const bool trouble = !text.isEmpty() || state_ == State::Failed;
+    if (text.isEmpty() && !restartReason_.isEmpty())
+        text = tr("Tor stopped working and is being started again: %1. Calls work again once "
+                  "it has reconnected.")
+                   .arg(restartReason_);
     hint_->setText(text);
     hint_->setVisible(!text.isEmpty());
-    const bool trouble = !text.isEmpty() || state_ == State::Failed;
     retry_->setVisible(trouble);
     bridges_->setVisible(trouble);
     if (trouble && !showLog_->isChecked())

@@ -29,6 +29,9 @@ public:
                      const QString& summary);
     void setServiceState(onionvoice::tor::OnionService::State state);
     void setFailure(const QString& reason);
+    // tor died or hung and is being started again: said until it is connected again (a call
+    // that broke meanwhile has its reason here).
+    void setRestarting(const QString& reason);
     void appendLog(const QString& line);
     // The panel's focusable widgets in the order they are laid out.
     QList<QWidget*> tabStops() const;
@@ -52,6 +55,7 @@ private:
     QTimer slowTimer_;
     bool slow_ = false;
     QString failure_;
+    QString restartReason_;
     tor::TorLauncher::State state_ = tor::TorLauncher::State::NotStarted;
     tor::OnionService::State serviceState_ = tor::OnionService::State::Unpublished;
 };

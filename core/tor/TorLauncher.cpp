@@ -546,20 +546,19 @@ void TorLauncher::applyBootstrapPhase(const QByteArray& text) {
 void TorLauncher::onProcessFinished(int exitCode, QProcess::ExitStatus status) {
     if (state_ == State::NotStarted || state_ == State::Failed)
         return;
-    const QString lastLine = lastLogLines_.isEmpty() ? QString() : lastLogLines_.last();
-    if (!stallReason_.isEmpty()) {
-        handleFailure(QStringLiteral("%1 (last log line: %2)").arg(stallReason_, lastLine));
-        return;
-    }
-    handleFailure(
-        status == QProcess::CrashExit
-            ? QStringLiteral("tor was killed or crashed (last log line: %1)").arg(lastLine)
-            : QStringLiteral("tor exited with code %1 (last log line: %2)")
-                  .arg(exitCode)
-                  .arg(lastLine));
+    handleFailure(!stallReason_.isEmpty() ? stallReason_
+                  : status == QProcess::CrashExit
+                      ? QStringLiteral("tor was killed or crashed")
+                      : QStringLiteral("tor exited with code %1").arg(exitCode));
 }
 
 void TorLauncher::handleFailure(const QString& reason) {
+    // tor's last words go to our log and into a final failure; the restart signal (what the
+    // window shows while tor starts again) carries the reason alone.
+    const QString detailed =
+        lastLogLines_.isEmpty()
+            ? reason
+            : QStringLiteral("%1 (last log line: %2)").arg(reason, lastLogLines_.last());
     pollTimer_.stop();
     startDeadline_.stop();
     forgetProcess();
@@ -567,14 +566,14 @@ void TorLauncher::handleFailure(const QString& reason) {
     if (consecutiveFailures_ > config_.maxConsecutiveFailures) {
         failPermanently(QStringLiteral("tor failed %1 times in a row; last failure: %2")
                             .arg(consecutiveFailures_)
-                            .arg(reason));
+                            .arg(detailed));
         return;
     }
     // Doubling per failure, the exponent bounded: a configured limit above 31 failures would
     // shift past the int.
     const auto delay = config_.restartBackoff * (1 << std::min(consecutiveFailures_ - 1, 10));
-    qCWarning(lcTor).noquote() << reason << "- restarting tor in" << delay.count() << "ms";
-    failureReason_ = reason;
+    qCWarning(lcTor).noquote() << detailed << "- restarting tor in" << delay.count() << "ms";
+    failureReason_ = detailed;
     setState(State::Starting);
     emit restarting(consecutiveFailures_, reason);
     restartTimer_.start(delay);

@@ -353,6 +353,33 @@ private slots:
                      qPrintable(hint->text()));
     }
 
+    // A tor that died or hung is started again by the launcher: the panel said "Starting tor…" as
+    // at launch, and a user whose call had just broken learnt nothing of why. The reason stays
+    // until tor is connected again, with no Retry (the app is already retrying).
+    void aRestartedTorSaysWhyUntilItIsBack() {
+        ui::TorStatusPanel panel;
+        panel.show();
+        panel.setTorState(tor::TorLauncher::State::Ready, 100, {});
+        auto* hint = find<QLabel>(&panel, "torHint");
+        QVERIFY(!hint->isVisible());
+        panel.setRestarting(QStringLiteral("tor was killed or crashed"));
+        panel.setTorState(tor::TorLauncher::State::Starting, 0, {});
+        QVERIFY(hint->isVisible());
+        QVERIFY2(hint->text().contains(QStringLiteral("tor was killed or crashed")),
+                 qPrintable(hint->text()));
+        QVERIFY(!find<QPushButton>(&panel, "torRetryButton")->isVisible());
+        panel.setTorState(tor::TorLauncher::State::Bootstrapping, 50, {});
+        QVERIFY(hint->isVisible());
+        panel.setTorState(tor::TorLauncher::State::Ready, 100, {});
+        QVERIFY(!hint->isVisible());
+        // A failure that follows the restarts is what the user must act on: it wins.
+        panel.setRestarting(QStringLiteral("tor was killed or crashed"));
+        panel.setTorState(tor::TorLauncher::State::Failed, 0, {});
+        panel.setFailure(QStringLiteral("tor failed 6 times in a row"));
+        QVERIFY(hint->text().contains(QStringLiteral("6 times")));
+        QVERIFY(find<QPushButton>(&panel, "torRetryButton")->isVisible());
+    }
+
     // Fault: after tor failed, the progress bar stayed at its last value and the panel said "Your
     // ID is not online yet.", as if it were on its way.
     void aFailedTorDoesNotLookUnderWay() {

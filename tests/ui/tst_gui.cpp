@@ -20,6 +20,8 @@
 #include "ui/QualityDashboard.h"
 #include "ui/TorStatusPanel.h"
 
+#include <QDir>
+#include <QFile>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMetaEnum>
@@ -31,6 +33,7 @@
 #include <QTest>
 #include <QTreeWidget>
 #include <atomic>
+#include <csignal>
 
 using namespace onionvoice;
 using namespace std::chrono_literals;
@@ -123,6 +126,20 @@ TimedApplication* timedApp() {
 // thread when a call rings.
 std::atomic<bool> hostDevicesGone{false};
 const char* const kDevicesGone = "no microphone was found (test)";
+
+// The process whose command line has `argument` (the engine's tor: its torrc path), or 0.
+qint64 processWithArgument(const QString& argument) {
+    const QByteArray wanted = QFile::encodeName(argument);
+    for (const QString& entry : QDir(QStringLiteral("/proc")).entryList(QDir::Dirs)) {
+        bool numeric = false;
+        const qint64 pid = entry.toLongLong(&numeric);
+        QFile cmdline(QStringLiteral("/proc/%1/cmdline").arg(entry));
+        if (numeric && cmdline.open(QIODevice::ReadOnly) &&
+            cmdline.readAll().split('\0').contains(wanted))
+            return pid;
+    }
+    return 0;
+}
 
 call::EngineConfig engineConfig(const QString& name) {
     call::EngineConfig config = testnet::engineConfig(name);
@@ -542,6 +559,30 @@ private slots:
         QVERIFY(log->isVisible());
         QTRY_VERIFY(log->toPlainText().contains(QStringLiteral("Bootstrapped")));
         offline.stop();
+    }
+
+    // Fault, with a real tor: the app's tor dies. The launcher starts another, and the window said
+    // only "Starting tor…", as at launch; now it says what happened until tor is back.
+    void aTorThatDiesIsExplained() {
+        ui::EngineHost host;
+        ui::MainWindow window(&host);
+        window.show();
+        call::EngineConfig config = engineConfig("gui-tor-dies");
+        config.extraTorrcLines = {QStringLiteral("DisableNetwork 1")};
+        host.start(config);
+        auto* headline = find<QLabel>(&window, "torHeadline");
+        QTRY_VERIFY_WITH_TIMEOUT(headline->text().startsWith(QStringLiteral("Connecting")), 30000);
+        const qint64 tor = processWithArgument(config.dataDirectory + QStringLiteral("/tor/torrc"));
+        QVERIFY(tor > 0);
+        auto* hint = find<QLabel>(&window, "torHint");
+        QVERIFY(!hint->isVisible());
+        QCOMPARE(::kill(pid_t(tor), SIGKILL), 0);
+        QTRY_VERIFY_WITH_TIMEOUT(hint->isVisible(), 10000);
+        QVERIFY2(hint->text().contains(QStringLiteral("killed or crashed")),
+                 qPrintable(hint->text()));
+        QTRY_VERIFY_WITH_TIMEOUT(headline->text().startsWith(QStringLiteral("Connecting")), 30000);
+        QVERIFY(hint->isVisible());
+        host.stop();
     }
 
     void cleanupTestCase() {

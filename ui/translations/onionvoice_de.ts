@@ -22,7 +22,7 @@
 <context>
     <name>CallEngine</name>
     <message>
-        <location filename="../../core/call/CallEngineOutgoing.cpp" line="+36"/>
+        <location filename="../../core/call/CallEngineOutgoing.cpp" line="+37"/>
         <source>A call is already under way.</source>
         <translation>Es läuft bereits ein Anruf.</translation>
     </message>
@@ -901,7 +901,7 @@
 <context>
     <name>onionvoice::tor::TorLauncher</name>
     <message>
-        <location filename="../../core/tor/TorLauncher.cpp" line="+196"/>
+        <location filename="../../core/tor/TorLauncher.cpp" line="+199"/>
         <source>contains a line break or NUL</source>
         <translation>enthält einen Zeilenumbruch oder NUL</translation>
     </message>
@@ -1206,7 +1206,7 @@
 <context>
     <name>onionvoice::ui::EngineHost</name>
     <message>
-        <location filename="../EngineHost.cpp" line="+158"/>
+        <location filename="../EngineHost.cpp" line="+160"/>
         <source>The contact list could not be saved: %1</source>
         <translation>Die Kontaktliste konnte nicht gespeichert werden: %1</translation>
     </message>
@@ -1455,7 +1455,7 @@
         <translation>OnionVoice</translation>
     </message>
     <message>
-        <location line="+60"/>
+        <location line="+61"/>
         <source>Refused a call from %1: %2</source>
         <translation>Anruf von %1 abgewiesen: %2</translation>
     </message>
@@ -2026,7 +2026,7 @@ obfs4 192.0.2.1:443 FINGERPRINT cert=… iat-mode=0</translation>
         <translation>&lt;b&gt;Tor&lt;/b&gt;</translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location line="+26"/>
         <source>Tor is not running.</source>
         <translation>Tor läuft nicht.</translation>
     </message>
@@ -2086,7 +2086,7 @@ obfs4 192.0.2.1:443 FINGERPRINT cert=… iat-mode=0</translation>
         <translation>Noch kann Sie niemand erreichen: Der Nur-Kontakte-Modus braucht mindestens einen Kontakt mit Zugangsschlüssel. Wählen Sie Teilen → „Einen Link mit Zugangsschlüssel für einen Kontakt kopieren…“ und schicken Sie diesen Link an den Kontakt.</translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location line="+33"/>
         <source>Tor could not start or connect: %1</source>
         <translation>Tor konnte nicht starten oder sich nicht verbinden: %1</translation>
     </message>
@@ -2094,6 +2094,11 @@ obfs4 192.0.2.1:443 FINGERPRINT cert=… iat-mode=0</translation>
         <location line="+2"/>
         <source>Connecting is taking longer than it should. This network may be offline or block Tor. Check the connection, look at tor&apos;s messages, or try bridges.</source>
         <translation>Die Verbindung dauert länger als sie sollte. Dieses Netz ist vielleicht offline oder blockiert Tor. Prüfen Sie die Verbindung, sehen Sie sich die Meldungen von tor an oder versuchen Sie Bridges.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Tor stopped working and is being started again: %1. Calls work again once it has reconnected.</source>
+        <translation>Tor funktionierte nicht mehr und wird neu gestartet: %1. Anrufe gehen wieder, sobald es neu verbunden ist.</translation>
     </message>
 </context>
 </TS>
