@@ -86,7 +86,7 @@ void TorStatusPanel::setSlowBootstrapAfter(std::chrono::milliseconds after) {
 void TorStatusPanel::setTorState(State state, int percent, const QString& summary) {
     if (state != state_ && state != State::Failed)
         failure_.clear();
-    if (state == State::Ready || state == State::NotStarted)
+    if (state != State::Starting && state != State::Bootstrapping)
         restartReason_.clear();
     state_ = state;
     progress_->setValue(percent);

@@ -9,9 +9,8 @@ namespace onionvoice::tor {
 Q_LOGGING_CATEGORY(lcTor, "onionvoice.tor", QtInfoMsg)
 
 namespace {
-// A deadline that fires this much later than it was due means this process was not running
-// (stopped, starved of CPU): tor's answer may be waiting unread in the socket.
-constexpr std::chrono::milliseconds kStallTolerance{1000};
+// How long a reply timeout is confirmed for (see onReplyDeadline).
+constexpr std::chrono::milliseconds kConfirmTimeout{1000};
 } // namespace
 
 TorController::TorController(QObject* parent)
@@ -96,20 +95,25 @@ void TorController::setReplyTimeout(std::chrono::milliseconds timeout) {
 }
 
 void TorController::armReplyDeadline() {
+    confirmingTimeout_ = false;
     if (replyTimeout_ <= std::chrono::milliseconds::zero() || pending_.empty() ||
         state_ == State::Disconnected) {
         replyDeadline_.stop();
         return;
     }
-    deadlineArmed_.start();
     replyDeadline_.start(replyTimeout_);
 }
 
+// The silence may be ours, not tor's: this process stopped or starved past the deadline with
+// tor's answer unread in the socket, or stopped together with tor (a paused machine) and tor
+// answers a moment after both run again. Anything tor sends within one more second of this
+// process running counts, and re-arms the deadline.
 void TorController::onReplyDeadline() {
     if (pending_.empty())
         return;
-    if (std::chrono::milliseconds(deadlineArmed_.elapsed()) > replyTimeout_ + kStallTolerance) {
-        armReplyDeadline();
+    if (!confirmingTimeout_) {
+        confirmingTimeout_ = true;
+        replyDeadline_.start(kConfirmTimeout);
         return;
     }
     fail(Error::ReplyTimeout,

@@ -5,7 +5,6 @@
 #include "ControlReplyParser.h"
 #include "TorReply.h"
 
-#include <QElapsedTimer>
 #include <QHostAddress>
 #include <QObject>
 #include <QTcpSocket>
@@ -36,8 +35,8 @@ public:
     void setMaxReplySize(qsizetype bytes);
     // A tor that owes a reply and sends nothing at all for this long is taken for hung (frozen,
     // deadlocked): the connection fails with ReplyTimeout. Zero (the default) waits for ever.
-    // Only silence counts, not the age of a reply that keeps coming, and only time this process
-    // was running to read it.
+    // Only silence counts, not the age of a reply that keeps coming; and a timeout is confirmed
+    // over one more second of this process running (see onReplyDeadline).
     void setReplyTimeout(std::chrono::milliseconds timeout);
     bool awaitingReply() const { return !pending_.empty(); }
 
@@ -72,7 +71,7 @@ private:
     std::deque<ReplyHandler> pending_;
     std::chrono::milliseconds replyTimeout_{0};
     QTimer replyDeadline_;
-    QElapsedTimer deadlineArmed_;
+    bool confirmingTimeout_ = false;
 };
 
 } // namespace onionvoice::tor

@@ -519,7 +519,13 @@ private slots:
         erin.clear();
         bob.clear();
 
-        const auto bobsTor = pid_t(bob.engine->torLauncher()->processId());
+        // Bob's own launcher would find the frozen tor silent and start another (which takes the
+        // frozen one's circuits down with it): bob's app stands for the rest of a machine whose
+        // tor froze alone, so its watch is off while the tor is frozen.
+        tor::TorLauncher* bobsLauncher = bob.engine->torLauncher();
+        bobsLauncher->controller()->setReplyTimeout(0ms);
+        QSignalSpy bobsRestarts(bobsLauncher, &tor::TorLauncher::restarting);
+        const auto bobsTor = pid_t(bobsLauncher->processId());
         ::kill(bobsTor, SIGSTOP);
         const auto thaw = qScopeGuard([bobsTor] { ::kill(bobsTor, SIGCONT); });
         QString error;
@@ -541,6 +547,7 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(erin.reached(CallState::Active) || erin.reached(CallState::Ended),
                                  kCallTimeout);
         QVERIFY2(erin.reached(CallState::Active), qPrintable(describe(erin.endReason())));
+        QVERIFY(bobsRestarts.isEmpty()); // the frozen tor held its circuits throughout
         erin.engine->hangUp();
         QTRY_COMPARE_WITH_TIMEOUT(bob.endReason(), EndReason::HungUpByPeer, 10000);
     }

@@ -265,7 +265,7 @@ private slots:
         ScriptedTorControl control;
         TorLaunchConfig config = scriptedTorConfig(dir, std::chrono::milliseconds(10));
         config.heartbeatInterval = std::chrono::milliseconds(200);
-        config.replyTimeout = std::chrono::milliseconds(500);
+        config.replyTimeout = std::chrono::milliseconds(2000);
         TorLauncher launcher(config);
         QSignalSpy restarts(&launcher, &TorLauncher::restarting);
         launcher.start();

@@ -566,6 +566,7 @@ private slots:
     void aTorThatDiesIsExplained() {
         ui::EngineHost host;
         ui::MainWindow window(&host);
+        window.torStatus()->setSlowBootstrapAfter(1h); // its hint would hide the one looked for
         window.show();
         call::EngineConfig config = engineConfig("gui-tor-dies");
         config.extraTorrcLines = {QStringLiteral("DisableNetwork 1")};
