@@ -21,6 +21,27 @@ bool processAlive(qint64 pid) {
     return pid > 0 && ::kill(pid_t(pid), 0) == 0;
 }
 
+// A tor with no network (and no GeoIP files to load) in `data`, restarted quickly when it dies.
+TorLaunchConfig offlineConfig(const QString& data) {
+    TorLaunchConfig config;
+    config.dataDirectory = data;
+    config.extraTorrcLines = {QStringLiteral("DisableNetwork 1"), QStringLiteral("GeoIPFile "),
+                              QStringLiteral("GeoIPv6File ")};
+    config.restartBackoff = std::chrono::milliseconds(50);
+    return config;
+}
+
+// The launcher replaced the stopped tor for `why` (the first restart) and started a new one.
+void verifyReplaced(TorLauncher& launcher, const QSignalSpy& restarts, qint64 stopped,
+                    const QString& why) {
+    QTRY_COMPARE_WITH_TIMEOUT(restarts.size(), 1, 30000);
+    QVERIFY2(restarts.at(0).at(1).toString().contains(why),
+             qPrintable(restarts.at(0).at(1).toString()));
+    QTRY_VERIFY_WITH_TIMEOUT(!processAlive(stopped), 10000);
+    QTRY_COMPARE_WITH_TIMEOUT(launcher.state(), TorLauncher::State::Bootstrapping, 30000);
+    QVERIFY(launcher.processId() != stopped);
+}
+
 OnionIdentity vectorIdentity() {
     std::array<std::uint8_t, 32> seed{};
     for (std::size_t i = 0; i < seed.size(); ++i)
@@ -106,12 +127,7 @@ private:
 
 private slots:
     void initTestCase() {
-        TorLaunchConfig config;
-        config.dataDirectory = dir.path();
-        config.extraTorrcLines = {QStringLiteral("DisableNetwork 1"), QStringLiteral("GeoIPFile "),
-                                  QStringLiteral("GeoIPv6File ")};
-        config.restartBackoff = std::chrono::milliseconds(50);
-        launcher = std::make_unique<TorLauncher>(config);
+        launcher = std::make_unique<TorLauncher>(offlineConfig(dir.path()));
         launcher->start();
         QTRY_COMPARE_WITH_TIMEOUT(launcher->state(), TorLauncher::State::Bootstrapping, 30000);
         QCOMPARE(launcher->bootstrap().tag, QStringLiteral("starting"));
@@ -284,11 +300,7 @@ private slots:
     // connection, so nothing fails; the old launcher waited in Starting for ever.
     void aTorStoppedBeforeItAnswersIsRestarted() {
         QTemporaryDir data;
-        TorLaunchConfig config;
-        config.dataDirectory = data.path();
-        config.extraTorrcLines = {QStringLiteral("DisableNetwork 1"), QStringLiteral("GeoIPFile "),
-                                  QStringLiteral("GeoIPv6File ")};
-        config.restartBackoff = std::chrono::milliseconds(50);
+        TorLaunchConfig config = offlineConfig(data.path());
         config.startTimeout = std::chrono::milliseconds(4000);
         TorLauncher stalled(config);
         qint64 stopped = 0;
@@ -301,12 +313,7 @@ private slots:
                 });
         QSignalSpy restarts(&stalled, &TorLauncher::restarting);
         stalled.start();
-        QTRY_COMPARE_WITH_TIMEOUT(restarts.size(), 1, 30000);
-        QVERIFY2(restarts.at(0).at(1).toString().contains(QStringLiteral("did not answer")),
-                 qPrintable(restarts.at(0).at(1).toString()));
-        QTRY_VERIFY_WITH_TIMEOUT(!processAlive(stopped), 10000);
-        QTRY_COMPARE_WITH_TIMEOUT(stalled.state(), TorLauncher::State::Bootstrapping, 30000);
-        QVERIFY(stalled.processId() != stopped);
+        verifyReplaced(stalled, restarts, stopped, QStringLiteral("did not answer"));
     }
 
     // Fault, with a real tor: tor stops (SIGSTOP) after it has started and taken our commands.
@@ -314,11 +321,7 @@ private slots:
     // owes a heartbeat's reply, stays silent through the reply timeout, and is replaced.
     void aTorThatFreezesOnceStartedIsRestarted() {
         QTemporaryDir data;
-        TorLaunchConfig config;
-        config.dataDirectory = data.path();
-        config.extraTorrcLines = {QStringLiteral("DisableNetwork 1"), QStringLiteral("GeoIPFile "),
-                                  QStringLiteral("GeoIPv6File ")};
-        config.restartBackoff = std::chrono::milliseconds(50);
+        TorLaunchConfig config = offlineConfig(data.path());
         config.heartbeatInterval = std::chrono::milliseconds(500);
         config.replyTimeout = std::chrono::milliseconds(3000);
         TorLauncher frozen(config);
@@ -329,12 +332,7 @@ private slots:
         QVERIFY(restarts.isEmpty());
         const qint64 stopped = frozen.processId();
         ::kill(pid_t(stopped), SIGSTOP);
-        QTRY_COMPARE_WITH_TIMEOUT(restarts.size(), 1, 30000);
-        QVERIFY2(restarts.at(0).at(1).toString().contains(QStringLiteral("stopped answering")),
-                 qPrintable(restarts.at(0).at(1).toString()));
-        QTRY_VERIFY_WITH_TIMEOUT(!processAlive(stopped), 10000);
-        QTRY_COMPARE_WITH_TIMEOUT(frozen.state(), TorLauncher::State::Bootstrapping, 30000);
-        QVERIFY(frozen.processId() != stopped);
+        verifyReplaced(frozen, restarts, stopped, QStringLiteral("stopped answering"));
     }
 
     void stopLeavesNoProcess() {
