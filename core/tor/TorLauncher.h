@@ -137,7 +137,7 @@ private:
     QTimer restartTimer_;
     QTimer startDeadline_;
     QTimer heartbeat_;
-    QString stallReason_; // why a tor that did not start in time was killed, for its failure
+    QString stallReason_; // why a tor that did not start in time, or hung, was killed
     int consecutiveFailures_ = 0;
     quint16 socksPort_ = 0;
     QString socksSocketPath_;
