@@ -76,23 +76,30 @@ bool KeyedRateLimit::allow(const QString& key, Millis now) {
 RingAdmission::RingAdmission(const Limits& limits)
     : strangerRingsPerMinute_(limits.strangerRingsPerMinute)
     , replays_(limits.replayWindow, limits.replayCapacity)
+    , endedRings_(limits.replayWindow, limits.replayCapacity)
     , perCaller_(limits.ringsPerCallerPerMinute, limits.ringsPerCallerPerMinute,
                  limits.trackedCallers) {}
 
-RingVerdict RingAdmission::admit(const QString& caller, const Bytes32& nonce,
-                                 CallerStanding standing, Millis now) {
-    if (replays_.seen(caller, nonce, now))
+RingVerdict RingAdmission::admit(const Hello& hello, CallerStanding standing, Millis now) {
+    if (replays_.seen(hello.caller, hello.nonce, now))
         return RingVerdict::Replayed;
-    if (!perCaller_.allow(caller, now) ||
+    if (endedRings_.seen(hello.caller, hello.ephemeral, now))
+        return RingVerdict::Ended;
+    if (!perCaller_.allow(hello.caller, now) ||
         (standing == CallerStanding::Stranger &&
          !strangers_.take(now, strangerRingsPerMinute_, strangerRingsPerMinute_)))
         return RingVerdict::RateLimited;
-    replays_.remember(caller, nonce, now);
+    replays_.remember(hello.caller, hello.nonce, now);
     return RingVerdict::Ring;
 }
 
-RingVerdict RingAdmission::admitTwin(const QString& caller, const Bytes32& nonce, Millis now) {
-    return replays_.remember(caller, nonce, now) ? RingVerdict::Ring : RingVerdict::Replayed;
+RingVerdict RingAdmission::admitTwin(const Hello& hello, Millis now) {
+    return replays_.remember(hello.caller, hello.nonce, now) ? RingVerdict::Ring
+                                                             : RingVerdict::Replayed;
+}
+
+void RingAdmission::endRing(const RingKey& ring, Millis now) {
+    endedRings_.remember(ring.caller, ring.ephemeral, now);
 }
 
 } // namespace onionvoice::call

@@ -61,6 +61,8 @@ CallEngine::CallEngine(EngineConfig config, QObject* parent)
     connect(&host_, &ServiceHost::torControlReady, this, &CallEngine::onTorControlReady);
     connect(&incoming_, &IncomingLinks::helloReceived, this, &CallEngine::onIncomingHello);
     connect(&incoming_, &IncomingLinks::joinReceived, this, &CallEngine::onJoin);
+    connect(&incoming_, &IncomingLinks::ringEnded, this,
+            [this](const RingKey& ring) { admission_.endRing(ring, monotonicNow()); });
 }
 
 CallEngine::~CallEngine() {
@@ -383,12 +385,14 @@ void CallEngine::publishStatistics(CallSession& call) {
     call.startSnapshotInterval();
 }
 
-void CallEngine::end(EndReason reason) {
+void CallEngine::end(EndReason reason, RingLoss ring) {
     if (!call_)
         return;
     // The engine is free for the next call at once, before anything is announced: a slot
     // connected directly that hangs up on the final statistics finds no call to end again.
     std::unique_ptr<CallSession> call = std::move(call_);
+    if (call->direction == CallDirection::Incoming && ring == RingLoss::Over)
+        admission_.endRing(ringKeyOf(call->hello), monotonicNow());
     tick_.stop();
     if (call->timeout)
         call->timeout->stop();

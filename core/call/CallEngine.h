@@ -126,7 +126,12 @@ private:
     static std::chrono::milliseconds unixNow();
 
     [[nodiscard]] bool setCallState(CallState state);
-    void end(EndReason reason);
+    // How an incoming ring ended, for the twins of its Hello still on their way: a ring whose
+    // link was lost before its caller said anything is not over for the caller, whose attempt may
+    // never have opened on its side (the next one carries a Hello of the same call, which must
+    // ring); after any other end a Hello of that call is late, and refused (RingAdmission).
+    enum class RingLoss { LinkLost, Over };
+    void end(EndReason reason, RingLoss ring = RingLoss::Over);
     void closeEnded(std::uint64_t serial);
 
     void onIncomingHello(net::OnionLink* link, const Hello& hello);

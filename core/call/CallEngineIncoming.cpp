@@ -42,7 +42,7 @@ void CallEngine::onIncomingHello(net::OnionLink* link, const Hello& hello) {
     const bool twinOfCall =
         call_ && call_->direction == CallDirection::Incoming && ringKeyOf(call_->hello) == ringKey;
     if (twinOfCall || incoming_.ringing(ringKey)) {
-        if (admission_.admitTwin(hello.caller, hello.nonce, monotonicNow()) != RingVerdict::Ring) {
+        if (admission_.admitTwin(hello, monotonicNow()) != RingVerdict::Ring) {
             ++refusals_.replayedHellos;
             qCInfo(lcCall) << "refusing a replayed hello";
             incoming_.refuse(link, RefusalReason::BadRequest);
@@ -55,13 +55,19 @@ void CallEngine::onIncomingHello(net::OnionLink* link, const Hello& hello) {
     }
     const auto contact = contacts_.find(hello.caller);
     const bool trusted = contact && !contact->blocked;
+    // A Hello of a ring that is over (a twin late on its circuit: the caller hung up, or we
+    // rejected, while it was on its way) is refused as a replay is, real and decoy rings alike:
+    // it must not ring again for a call its caller gave up, nor tell a rejected caller more than
+    // the ring did.
     const RingVerdict verdict = admission_.admit(
-        hello.caller, hello.nonce, contact ? CallerStanding::Contact : CallerStanding::Stranger,
-        monotonicNow());
+        hello, contact ? CallerStanding::Contact : CallerStanding::Stranger, monotonicNow());
     if (verdict != RingVerdict::Ring) {
         if (verdict == RingVerdict::Replayed) {
             ++refusals_.replayedHellos;
             qCInfo(lcCall) << "refusing a replayed hello";
+        } else if (verdict == RingVerdict::Ended) {
+            ++refusals_.replayedHellos;
+            qCInfo(lcCall) << "refusing a hello of a ring that is over";
         } else {
             ++refusals_.rateLimitedRings;
         }
@@ -183,7 +189,7 @@ void CallEngine::connectIncoming(net::OnionLink* link, std::uint8_t slot) {
         }
         call_->slotLost(slot);
         if (!call_->keys && slot == call_->controlSlot)
-            end(EndReason::Cancelled); // the caller went away while it was ringing
+            end(EndReason::Cancelled, RingLoss::LinkLost); // the caller went away while it rang
     });
 }
 

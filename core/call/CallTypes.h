@@ -102,7 +102,7 @@ struct RefusalCounters {
     std::uint64_t linksUnproven = 0;  // no Hello or Join within the proof timeout
     std::uint64_t linksGarbage = 0;   // first record was no Hello or Join
     std::uint64_t badHellos = 0;      // wrong signature, callee, clock or parameters
-    std::uint64_t replayedHellos = 0; // a (caller, nonce) already seen
+    std::uint64_t replayedHellos = 0; // a (caller, nonce) already seen, or a ring that is over
     std::uint64_t rateLimitedRings = 0;
     std::uint64_t decoyRings = 0;  // blocked, or a stranger while busy: rang, never answered
     std::uint64_t notAccepted = 0; // unknown callers refused

@@ -140,6 +140,7 @@ void IncomingLinks::endRing(const std::weak_ptr<DecoyRing>& weak, RingEnd how) {
             ++it;
         }
     }
+    emit ringEnded(ring->key);
     for (net::OnionLink* link : links) {
         if (how == RingEnd::NoAnswer)
             refuse(link, RefusalReason::NoAnswer);

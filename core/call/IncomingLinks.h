@@ -9,6 +9,7 @@
 // hear it ring and then no answer; a twin of the Hello that rang joins it as it would a real ring.
 #pragma once
 
+#include "AdmissionGuards.h"
 #include "CallTypes.h"
 #include "Handshake.h"
 #include "SleepAwareTimer.h"
@@ -23,19 +24,6 @@
 
 namespace onionvoice::call {
 
-// Which ring a Hello belongs to: its caller and its ephemeral key. A caller whose handshake link
-// is slow to open dials a second attempt beside it (net::LinkPoolConfig::firstHedgeDelay), each
-// with a Hello of its own for the same call, and both may arrive: the later one is a twin of the
-// first, and joins the ring the first started, real or decoy alike (it hears Ringing and ends with
-// it). Only the caller can make one: the Hello is signed, and the key is the caller's own.
-struct RingKey {
-    QString caller;
-    Bytes32 ephemeral{};
-    friend bool operator==(const RingKey&, const RingKey&) = default;
-};
-inline RingKey ringKeyOf(const Hello& hello) {
-    return {hello.caller, hello.ephemeral};
-}
 // Twins a ring takes, real or decoy alike; a further one is closed at once. A caller has at most
 // two attempts of its handshake link under way, and keeps only one of them.
 inline constexpr int kMaxTwins = 2;
@@ -73,6 +61,9 @@ public:
 signals:
     void helloReceived(onionvoice::net::OnionLink* link, const onionvoice::call::Hello& hello);
     void joinReceived(onionvoice::net::OnionLink* link, const onionvoice::call::Join& join);
+    // A decoy ring ended at the caller's first record or when its time was up (not when its
+    // links were lost): a later twin of it is late (RingAdmission::endRing).
+    void ringEnded(const onionvoice::call::RingKey& ring);
 
 private:
     void onFirstRecord(net::OnionLink* link, const QByteArray& record);

@@ -1,7 +1,8 @@
 // Unit tests of the incoming side's memory: the Hello replay cache (a captured Hello is refused
 // while its time would still pass the clock check, forgotten afterwards, and the cache never
 // grows beyond its capacity), the ring rate limits (per key, bounded number of keys), the order
-// in which RingAdmission applies them, and what a twin of a ringing Hello is held to.
+// in which RingAdmission applies them, what a twin of a ringing Hello is held to, and that a ring
+// that is over takes no more Hellos of its call.
 #include "call/AdmissionGuards.h"
 
 #include <QTest>
@@ -15,6 +16,16 @@ Bytes32 nonce(std::uint8_t n) {
     Bytes32 b{};
     b.fill(n);
     return b;
+}
+
+// A Hello of `caller`'s call `call` (its ephemeral key), made unique by `n`; admission reads no
+// more of it (its signature was checked before).
+Hello hello(const QString& caller, const Bytes32& n, std::uint8_t call = 0) {
+    Hello h;
+    h.caller = caller;
+    h.nonce = n;
+    h.ephemeral.fill(call);
+    return h;
 }
 
 const QString kAlice = QStringLiteral("alice");
@@ -68,14 +79,14 @@ private slots:
     // old order), the flood evicted it and its replay rang again.
     void rateLimitedFloodCannotEvictAHello() {
         RingAdmission admission({5min, 64, 4, 16, 6});
-        QCOMPARE(admission.admit(kAlice, nonce(1), CallerStanding::Contact, 0ms),
+        QCOMPARE(admission.admit(hello(kAlice, nonce(1)), CallerStanding::Contact, 0ms),
                  RingVerdict::Ring);
         int rang = 0;
         for (int i = 0; i < 4096; ++i)
-            rang += admission.admit(kMallory, nonce(std::uint8_t(i)), CallerStanding::Stranger,
-                                    1s + Millis(i)) == RingVerdict::Ring;
+            rang += admission.admit(hello(kMallory, nonce(std::uint8_t(i))),
+                                    CallerStanding::Stranger, 1s + Millis(i)) == RingVerdict::Ring;
         QCOMPARE(rang, 4); // mallory's own rate
-        QCOMPARE(admission.admit(kAlice, nonce(1), CallerStanding::Contact, 10s),
+        QCOMPARE(admission.admit(hello(kAlice, nonce(1)), CallerStanding::Contact, 10s),
                  RingVerdict::Replayed);
     }
 
@@ -83,12 +94,13 @@ private slots:
     // must not lock alice out.
     void replaysDoNotSpendTheCallersRings() {
         RingAdmission admission({5min, 64, 4, 16, 6});
-        QCOMPARE(admission.admit(kAlice, nonce(1), CallerStanding::Contact, 0ms),
+        QCOMPARE(admission.admit(hello(kAlice, nonce(1)), CallerStanding::Contact, 0ms),
                  RingVerdict::Ring);
         for (int i = 0; i < 10; ++i)
-            QCOMPARE(admission.admit(kAlice, nonce(1), CallerStanding::Contact, 1s),
+            QCOMPARE(admission.admit(hello(kAlice, nonce(1)), CallerStanding::Contact, 1s),
                      RingVerdict::Replayed);
-        QCOMPARE(admission.admit(kAlice, nonce(2), CallerStanding::Contact, 2s), RingVerdict::Ring);
+        QCOMPARE(admission.admit(hello(kAlice, nonce(2)), CallerStanding::Contact, 2s),
+                 RingVerdict::Ring);
     }
 
     // A twin (a second Hello of a ringing call, see RingKey) spends no ring, but is held to the
@@ -97,16 +109,35 @@ private slots:
     void twinsAreHeldToTheReplayCacheNotToTheRate() {
         RingAdmission admission({5min, 64, 4, 16, 6});
         for (std::uint8_t n = 1; n <= 4; ++n)
-            QCOMPARE(admission.admit(kAlice, nonce(n), CallerStanding::Contact, 0ms),
+            QCOMPARE(admission.admit(hello(kAlice, nonce(n)), CallerStanding::Contact, 0ms),
                      RingVerdict::Ring);
-        QCOMPARE(admission.admit(kAlice, nonce(5), CallerStanding::Contact, 0ms),
+        QCOMPARE(admission.admit(hello(kAlice, nonce(5)), CallerStanding::Contact, 0ms),
                  RingVerdict::RateLimited);
-        QCOMPARE(admission.admitTwin(kAlice, nonce(6), 0ms), RingVerdict::Ring);
-        QCOMPARE(admission.admitTwin(kAlice, nonce(6), 1s), RingVerdict::Replayed);
-        QCOMPARE(admission.admitTwin(kAlice, nonce(4), 1s), RingVerdict::Replayed);
-        QCOMPARE(admission.admit(kAlice, nonce(6), CallerStanding::Contact, 2min),
+        QCOMPARE(admission.admitTwin(hello(kAlice, nonce(6)), 0ms), RingVerdict::Ring);
+        QCOMPARE(admission.admitTwin(hello(kAlice, nonce(6)), 1s), RingVerdict::Replayed);
+        QCOMPARE(admission.admitTwin(hello(kAlice, nonce(4)), 1s), RingVerdict::Replayed);
+        QCOMPARE(admission.admit(hello(kAlice, nonce(6)), CallerStanding::Contact, 2min),
                  RingVerdict::Replayed);
-        QCOMPARE(admission.admit(kAlice, nonce(7), CallerStanding::Contact, 2min),
+        QCOMPARE(admission.admit(hello(kAlice, nonce(7)), CallerStanding::Contact, 2min),
+                 RingVerdict::Ring);
+    }
+
+    // A ring that is over takes no Hello of its call (a twin late on its circuit) for the replay
+    // window, and spends none of its caller's rings on it; other calls of the caller ring.
+    // Attack: the caller's twin sent after the ring ended rang anew.
+    void aRingThatIsOverTakesNoHelloOfItsCall() {
+        RingAdmission admission({5min, 64, 2, 16, 6});
+        QCOMPARE(admission.admit(hello(kAlice, nonce(1), 1), CallerStanding::Contact, 0ms),
+                 RingVerdict::Ring);
+        admission.endRing({kAlice, hello(kAlice, nonce(1), 1).ephemeral}, 1s);
+        for (std::uint8_t n = 2; n < 6; ++n)
+            QCOMPARE(admission.admit(hello(kAlice, nonce(n), 1), CallerStanding::Contact, 2s),
+                     RingVerdict::Ended);
+        QCOMPARE(admission.admit(hello(kMallory, nonce(6), 1), CallerStanding::Stranger, 2s),
+                 RingVerdict::Ring); // the same key from another caller is another call
+        QCOMPARE(admission.admit(hello(kAlice, nonce(7), 2), CallerStanding::Contact, 3s),
+                 RingVerdict::Ring);
+        QCOMPARE(admission.admit(hello(kAlice, nonce(8), 1), CallerStanding::Contact, 1s + 5min),
                  RingVerdict::Ring);
     }
 
@@ -115,10 +146,10 @@ private slots:
         RingAdmission admission({5min, 64, 4, 16, 6});
         int rang = 0;
         for (int i = 0; i < 100; ++i)
-            rang += admission.admit(kMallory + QString::number(i), nonce(1),
+            rang += admission.admit(hello(kMallory + QString::number(i), nonce(1)),
                                     CallerStanding::Stranger, 0ms) == RingVerdict::Ring;
         QCOMPARE(rang, 6);
-        QCOMPARE(admission.admit(kAlice, nonce(1), CallerStanding::Contact, 0ms),
+        QCOMPARE(admission.admit(hello(kAlice, nonce(1)), CallerStanding::Contact, 0ms),
                  RingVerdict::Ring);
     }
 

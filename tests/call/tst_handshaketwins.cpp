@@ -491,6 +491,82 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(carol.endReason(), EndReason::HungUpByPeer, 10000);
     }
 
+    // Attack: a twin of a ring that is over. A stranger rings carol and ends the ring (its Cancel,
+    // as a caller that hangs up sends; or carol rejects), and then a twin of that call arrives, as
+    // the caller's second attempt does when its Hello was late on its circuit. Before, the twin
+    // rang anew: carol's phone rang a second time for a call its caller had given up, and a
+    // rejected caller rang again. Now it hears BadRequest, as a replay does, whether carol is idle
+    // (a real ring) or busy (a decoy), so the answer tells the two apart no more than the ring did.
+    // A ring whose link was lost before the caller said anything is not over for the caller (its
+    // attempt may never have opened on its side, and the next one carries a Hello of the same
+    // call): that twin rings anew, as before.
+    void aTwinOfAnEndedRingIsRefused_data() {
+        QTest::addColumn<bool>("busy");
+        QTest::addColumn<QString>("end");
+        QTest::newRow("idle, cancelled") << false << "cancel";
+        QTest::newRow("idle, rejected") << false << "reject";
+        QTest::newRow("idle, link lost") << false << "lost";
+        QTest::newRow("busy, cancelled") << true << "cancel";
+        QTest::newRow("busy, link lost") << true << "lost";
+    }
+
+    void aTwinOfAnEndedRingIsRefused() {
+        QFETCH(bool, busy);
+        QFETCH(QString, end);
+        Party& alice = party("alice");
+        Party& carol = party("carol");
+        if (busy) {
+            relay_.plan({});
+            answerNextCall(carol);
+            alice.engine->dial(carol.engine->address());
+            QTRY_VERIFY_WITH_TIMEOUT(alice.reached(CallState::Active), kCallTimeout);
+        }
+        const int rangBefore = int(carol.incoming->size());
+        const auto stranger = tor::OnionIdentity::generate();
+        const EphemeralKey key;
+        static int tags = 100;
+        auto first = strangerRings(stranger, key, ++tags);
+        QSignalSpy firstHeard(first.get(), &net::OnionLink::recordReceived);
+        QTRY_COMPARE_WITH_TIMEOUT(firstHeard.size(), 1, kCallTimeout);
+        QVERIFY(isMessage(firstHeard.first().at(0).toByteArray(), Ringing{}));
+        if (end == "cancel") {
+            first->sendRecord(encodeHandshake(Refusal{RefusalReason::Cancelled}));
+            QTRY_VERIFY_WITH_TIMEOUT(first->state() == net::OnionLink::State::Closed ||
+                                         first->state() == net::OnionLink::State::Failed,
+                                     kCallTimeout);
+        } else if (end == "reject") {
+            QTRY_COMPARE_WITH_TIMEOUT(carol.engine->callState(), CallState::Ringing, kCallTimeout);
+            carol.engine->reject();
+            QTRY_COMPARE_WITH_TIMEOUT(firstHeard.size(), 2, kCallTimeout);
+            QVERIFY(
+                isMessage(firstHeard.at(1).at(0).toByteArray(), Refusal{RefusalReason::Rejected}));
+        } else {
+            first.reset();
+        }
+        if (!busy)
+            QTRY_COMPARE_WITH_TIMEOUT(carol.engine->callState(), CallState::Idle, kCallTimeout);
+        else
+            QTest::qWait(2000); // the decoy's end: nothing carol shows
+        auto twin = strangerRings(stranger, key, ++tags);
+        QSignalSpy twinHeard(twin.get(), &net::OnionLink::recordReceived);
+        QTRY_COMPARE_WITH_TIMEOUT(twinHeard.size(), 1, kCallTimeout);
+        const QByteArray answer = twinHeard.first().at(0).toByteArray();
+        if (end == "lost") {
+            QVERIFY2(isMessage(answer, Ringing{}), "the call's next attempt did not ring");
+            QCOMPARE(int(carol.incoming->size()), rangBefore + (busy ? 0 : 2));
+        } else {
+            QVERIFY2(isMessage(answer, Refusal{RefusalReason::BadRequest}),
+                     "the twin of a ring that was over rang anew");
+            QCOMPARE(int(carol.incoming->size()), rangBefore + (busy ? 0 : 1));
+        }
+        twin.reset();
+        if (busy) {
+            alice.engine->hangUp();
+            QTRY_COMPARE_WITH_TIMEOUT(carol.endReason(), EndReason::HungUpByPeer, 10000);
+        }
+        QTRY_COMPARE_WITH_TIMEOUT(carol.engine->callState(), CallState::Idle, kCallTimeout);
+    }
+
     // Fault: bob's tor froze (SIGSTOP, as a suspended laptop's does) and his service is back on
     // another tor with a newer descriptor (carol's tor publishes it with bob's key, as bob's own
     // new tor would). The introduction points of the descriptor that erin's tor cached in her last

@@ -1,7 +1,7 @@
 // Unit tests of IncomingLinks over a real unix-socket LinkListener (the listener behind the onion
 // service): silent streams cannot pile up, and cannot keep a genuine caller out; a decoy ring ends
 // as a real one does; a displaced ring ends as NoAnswer when its time is up; a decoy ring's twins
-// end with it.
+// end with it; it says when it is over (its late twins are refused).
 #include "call/CallSession.h"
 #include "call/IncomingLinks.h"
 #include "multipath/Record.h"
@@ -234,6 +234,43 @@ private slots:
             QTRY_COMPARE_WITH_TIMEOUT(closing->state(), QLocalSocket::UnconnectedState, 5000);
             QCOMPARE(closing->readAll(), QByteArray());
         }
+    }
+
+    // A decoy ring says when it is over, as a real ring's end does (CallEngine::end), so that a
+    // late twin of it is refused: at the caller's record, and when its time is up; not when its
+    // links were lost before the caller said anything (the caller may still be dialling that call).
+    void aDecoyRingSaysWhenItIsOverNotWhenItsLinksAreLost() {
+        Service service;
+        QVERIFY2(service.listening, qPrintable(service.listener.errorString()));
+        connect(&service.incoming, &IncomingLinks::helloReceived, &service.incoming,
+                [&](net::OnionLink* link, const Hello& hello) {
+                    service.incoming.ringWithoutAnswer(link, ringKeyOf(hello), 2s);
+                });
+        std::vector<RingKey> over;
+        connect(&service.incoming, &IncomingLinks::ringEnded, this,
+                [&](const RingKey& ring) { over.push_back(ring); });
+        const auto ring = [&](QLocalSocket& socket, const Caller& caller) {
+            QVERIFY(connectAndSayHello(socket, service.path, caller));
+            QTRY_COMPARE(socket.bytesAvailable(), qint64(multipath::kRecordSize));
+            QVERIFY(isRinging(socket.readAll()));
+        };
+        const Caller cancelling, unanswered, lost;
+        QLocalSocket cancelled, timedOut, gone;
+        ring(cancelled, cancelling);
+        ring(timedOut, unanswered);
+        ring(gone, lost);
+        const SealedRecord cancel = encodeHandshake(Refusal{RefusalReason::Cancelled});
+        cancelled.write(reinterpret_cast<const char*>(cancel.data()), qint64(cancel.size()));
+        gone.abort();
+        QTRY_COMPARE(over.size(), std::size_t(1));
+        QCOMPARE(over.front().caller, cancelling.identity.address());
+        QCOMPARE(over.front().ephemeral, cancelling.ephemeral.publicKey());
+        QTRY_COMPARE_WITH_TIMEOUT(timedOut.bytesAvailable(), qint64(multipath::kRecordSize), 5000);
+        QVERIFY(isRefusal(timedOut.readAll(), RefusalReason::NoAnswer));
+        QCOMPARE(over.size(), std::size_t(2));
+        QCOMPARE(over.back().caller, unanswered.identity.address());
+        QTest::qWait(500);
+        QCOMPARE(over.size(), std::size_t(2)); // the lost ring's time is up too: it said nothing
     }
 
     // Attack: a record on the link of a decoy ring that has ended (its stream lingers a moment
