@@ -3,7 +3,8 @@
 // when both attempts reach the callee, the later Hello is a twin of the first (call::RingKey):
 // it joins the ring, the call goes on over whichever link the caller kept, and nobody hears
 // "busy". Attack: a stranger's twins must end with their ring whether we are idle (a real ring)
-// or busy (a decoy), or their timing would tell the two apart. Fault: calling back into a tor
+// or busy (a decoy), or their timing would tell the two apart; a twin that comes once its ring is
+// over must not ring again. Fault: calling back into a tor
 // whose state for the peer is stuck (call::RelinkRescue) purges it rather than waiting it out.
 #include "CallParties.h"
 #include "tor/OnionService.h"

@@ -66,6 +66,13 @@ struct Service {
         QObject::connect(&listener, &net::LinkListener::linkAccepted, &incoming,
                          &IncomingLinks::adopt);
     }
+    // Every Hello rings as a decoy ring of `length`.
+    void ringEveryHello(std::chrono::milliseconds length) {
+        QObject::connect(&incoming, &IncomingLinks::helloReceived, &incoming,
+                         [this, length](net::OnionLink* link, const Hello& hello) {
+                             incoming.ringWithoutAnswer(link, ringKeyOf(hello), length);
+                         });
+    }
 };
 
 class IncomingLinksTest : public QObject {
@@ -121,10 +128,7 @@ private slots:
         QFETCH(QByteArray, sent);
         Service service;
         QVERIFY2(service.listening, qPrintable(service.listener.errorString()));
-        connect(&service.incoming, &IncomingLinks::helloReceived, &service.incoming,
-                [&](net::OnionLink* link, const Hello& hello) {
-                    service.incoming.ringWithoutAnswer(link, ringKeyOf(hello), 30s);
-                });
+        service.ringEveryHello(30s);
 
         QLocalSocket prober;
         QVERIFY(connectAndSayHello(prober, service.path));
@@ -242,10 +246,7 @@ private slots:
     void aDecoyRingSaysWhenItIsOverNotWhenItsLinksAreLost() {
         Service service;
         QVERIFY2(service.listening, qPrintable(service.listener.errorString()));
-        connect(&service.incoming, &IncomingLinks::helloReceived, &service.incoming,
-                [&](net::OnionLink* link, const Hello& hello) {
-                    service.incoming.ringWithoutAnswer(link, ringKeyOf(hello), 2s);
-                });
+        service.ringEveryHello(2s);
         std::vector<RingKey> over;
         connect(&service.incoming, &IncomingLinks::ringEnded, this,
                 [&](const RingKey& ring) { over.push_back(ring); });
@@ -280,10 +281,7 @@ private slots:
     void anEndedRingsLingeringLinkEndsNoOtherRing() {
         Service service;
         QVERIFY2(service.listening, qPrintable(service.listener.errorString()));
-        connect(&service.incoming, &IncomingLinks::helloReceived, &service.incoming,
-                [&](net::OnionLink* link, const Hello& hello) {
-                    service.incoming.ringWithoutAnswer(link, ringKeyOf(hello), 2s);
-                });
+        service.ringEveryHello(2s);
         QLocalSocket ended, next;
         QVERIFY(connectAndSayHello(ended, service.path));
         QTRY_COMPARE(ended.bytesAvailable(), qint64(multipath::kRecordSize));
