@@ -40,6 +40,8 @@ public:
     void send(std::span<const std::uint8_t> record) {
         socket_.write(reinterpret_cast<const char*>(record.data()), qint64(record.size()));
     }
+    // Closes the stream (tor ends it on the circuit), as a caller that went away does.
+    void close() { socket_.abort(); }
     // Reads nothing more: whatever the callee sends piles up on its side.
     void stopReading() {
         socket_.setReadBufferSize(1);

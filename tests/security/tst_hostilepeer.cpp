@@ -211,10 +211,20 @@ private slots:
         QVERIFY(victim_->callState() == CallState::Idle);
     }
 
-    // A Hello captured once rings once. Before the fix its replay rang again (for ten minutes).
+    // A Hello captured once rings once, whatever became of its ring: rejected, or lost with its
+    // stream (a ring lost so is not one that is over, see CallEngine::RingLoss, so only the replay
+    // cache refuses that replay). Before the fix its replay rang again (for ten minutes).
+    void replayedHelloDoesNotRing_data() {
+        QTest::addColumn<bool>("lost");
+        QTest::newRow("rejected") << false;
+        QTest::newRow("stream lost") << true;
+    }
+
     void replayedHelloDoesNotRing() {
+        QFETCH(bool, lost);
         const auto mallory = tor::OnionIdentity::generate();
         QSignalSpy incoming(victim_.get(), &CallEngine::incomingCall);
+        const auto replayedBefore = victim_->refusals().replayedHellos;
         EphemeralKey e;
         const SealedRecord captured = encodeHandshake(hello(mallory, e));
         RawStream* first = openAlone();
@@ -222,11 +232,15 @@ private slots:
         QVERIFY(first->state == RawStream::State::Open);
         first->send(captured);
         QTRY_COMPARE_WITH_TIMEOUT(incoming.size(), 1, 20000);
-        victim_->reject();
+        if (lost)
+            first->close();
+        else
+            victim_->reject();
+        QTRY_COMPARE_WITH_TIMEOUT(victim_->callState(), CallState::Idle, 20000);
         RawStream* replay = openAlone();
         QTRY_VERIFY_WITH_TIMEOUT(replay->state != RawStream::State::Connecting, kCallTimeout);
         replay->send(captured);
-        QTRY_COMPARE_WITH_TIMEOUT(victim_->refusals().replayedHellos, std::uint64_t(1), 20000);
+        QTRY_COMPARE_WITH_TIMEOUT(victim_->refusals().replayedHellos, replayedBefore + 1, 20000);
         QTest::qWait(1000);
         QCOMPARE(incoming.size(), 1);
         // The answer to any Hello that may not ring (calleeClockIsNotMeasurable says why).
