@@ -1,8 +1,8 @@
 // Defences of the incoming side that need memory: which Hellos were already seen (a captured
 // Hello replayed within the clock-skew window must not ring again), which rings are over (a late
 // twin of one must not ring again either), and how often one caller, and all unknown callers
-// together, may ring. Every structure is bounded by count, so a flood of
-// identities or nonces costs a fixed amount of memory.
+// together, may ring. Every structure is bounded by count, so a flood of identities or nonces
+// costs a fixed amount of memory.
 #pragma once
 
 #include "Handshake.h"
@@ -89,11 +89,10 @@ enum class CallerStanding {
 
 // Whether a verified Hello may ring, in the order that keeps each defence intact: a replay, or a
 // Hello of a ring that is over, is refused before it can spend its caller's rings (a replayer
-// would lock the caller out), and a
-// Hello is remembered only once it passed the rate limits, so a flood of rate-limited Hellos
-// cannot push an earlier one out of the bounded cache and make it ring again. (A Hello refused
-// for the rate is not remembered: replayed later, it is one more ring of its own caller, within
-// the rate.)
+// would lock the caller out), and a Hello is remembered only once it passed the rate limits, so a
+// flood of rate-limited Hellos cannot push an earlier one out of the bounded cache and make it
+// ring again. (A Hello refused for the rate is not remembered: replayed later, it is one more ring
+// of its own caller, within the rate.)
 class RingAdmission {
 public:
     struct Limits {

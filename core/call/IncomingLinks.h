@@ -6,7 +6,8 @@
 // with the stream itself (the caller sends it with its SOCKS request, see
 // CallEngine::firstRecordFor), so it is read before 32 newer streams can push the link out.
 // Also plays the decoy ring: callers who must not learn that they are blocked, or that we are busy,
-// hear it ring and then no answer; a twin of the Hello that rang joins it as it would a real ring.
+// hear it ring and then no answer; a twin of the Hello that rang joins it as it would a real ring,
+// and the engine hears when a decoy ring is over, as when a real one is (a late twin is refused).
 #pragma once
 
 #include "AdmissionGuards.h"
