@@ -1,4 +1,4 @@
-// Replay cache and rate limits of incoming calls.
+// Replay cache, the memory of rings that are over, and rate limits of incoming calls.
 #include "AdmissionGuards.h"
 
 #include <algorithm>
@@ -16,21 +16,21 @@ void HelloReplayCache::expire(Millis now) {
     }
 }
 
-QByteArray HelloReplayCache::keyOf(const QString& caller, const Bytes32& nonce) {
-    QByteArray key = caller.toLatin1();
-    key.append(reinterpret_cast<const char*>(nonce.data()), qsizetype(nonce.size()));
-    return key;
+QByteArray HelloReplayCache::keyOf(const QString& caller, const Bytes32& key) {
+    QByteArray entry = caller.toLatin1();
+    entry.append(reinterpret_cast<const char*>(key.data()), qsizetype(key.size()));
+    return entry;
 }
 
-bool HelloReplayCache::seen(const QString& caller, const Bytes32& nonce, Millis now) {
+bool HelloReplayCache::seen(const QString& caller, const Bytes32& key, Millis now) {
     expire(now);
-    return seen_.contains(keyOf(caller, nonce));
+    return seen_.contains(keyOf(caller, key));
 }
 
-bool HelloReplayCache::remember(const QString& caller, const Bytes32& nonce, Millis now) {
+bool HelloReplayCache::remember(const QString& caller, const Bytes32& key, Millis now) {
     expire(now);
-    const QByteArray key = keyOf(caller, nonce);
-    if (seen_.contains(key))
+    const QByteArray entry = keyOf(caller, key);
+    if (seen_.contains(entry))
         return false;
     if (seen_.size() >= qsizetype(capacity_)) {
         // Only reachable past the ring rate limits (RingAdmission); the oldest entry is the
@@ -38,8 +38,8 @@ bool HelloReplayCache::remember(const QString& caller, const Bytes32& nonce, Mil
         seen_.remove(expiry_.begin()->second);
         expiry_.erase(expiry_.begin());
     }
-    seen_.insert(key, now + window_);
-    expiry_.emplace(now + window_, key);
+    seen_.insert(entry, now + window_);
+    expiry_.emplace(now + window_, entry);
     return true;
 }
 

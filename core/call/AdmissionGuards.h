@@ -40,15 +40,15 @@ public:
     // Entries are kept for `window` after they were seen; it must cover the Hello time check.
     HelloReplayCache(Millis window, std::size_t capacity);
 
-    // Whether (caller, nonce) was seen within the window (a replay).
-    bool seen(const QString& caller, const Bytes32& nonce, Millis now);
-    // Records (caller, nonce); false when it was already seen within the window (a replay).
-    bool remember(const QString& caller, const Bytes32& nonce, Millis now);
+    // Whether (caller, key) was seen within the window (a replay, or a ring that is over).
+    bool seen(const QString& caller, const Bytes32& key, Millis now);
+    // Records (caller, key); false when it was already seen within the window.
+    bool remember(const QString& caller, const Bytes32& key, Millis now);
     std::size_t size() const { return seen_.size(); }
 
 private:
     void expire(Millis now);
-    static QByteArray keyOf(const QString& caller, const Bytes32& nonce);
+    static QByteArray keyOf(const QString& caller, const Bytes32& key);
 
     Millis window_;
     std::size_t capacity_;

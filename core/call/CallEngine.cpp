@@ -385,13 +385,13 @@ void CallEngine::publishStatistics(CallSession& call) {
     call.startSnapshotInterval();
 }
 
-void CallEngine::end(EndReason reason, RingLoss ring) {
+void CallEngine::end(EndReason reason, RingFate ring) {
     if (!call_)
         return;
     // The engine is free for the next call at once, before anything is announced: a slot
     // connected directly that hangs up on the final statistics finds no call to end again.
     std::unique_ptr<CallSession> call = std::move(call_);
-    if (call->direction == CallDirection::Incoming && ring == RingLoss::Over)
+    if (call->direction == CallDirection::Incoming && ring == RingFate::Over)
         admission_.endRing(ringKeyOf(call->hello), monotonicNow());
     tick_.stop();
     if (call->timeout)

@@ -126,12 +126,15 @@ private:
     static std::chrono::milliseconds unixNow();
 
     [[nodiscard]] bool setCallState(CallState state);
-    // How an incoming ring ended, for the twins of its Hello still on their way: a ring whose
-    // link was lost before its caller said anything is not over for the caller, whose attempt may
-    // never have opened on its side (the next one carries a Hello of the same call, which must
-    // ring); after any other end a Hello of that call is late, and refused (RingAdmission).
-    enum class RingLoss { LinkLost, Over };
-    void end(EndReason reason, RingLoss ring = RingLoss::Over);
+    // What became of an incoming ring as its call ended, for the twins of its Hello still on
+    // their way. Over: a later Hello of that call is late, and refused (RingAdmission). LinkLost:
+    // its link was lost before its caller said anything; the call is not over for the caller,
+    // whose attempt may never have opened on its side (the next one carries a Hello of the same
+    // call, which must ring). RingsOn: it goes on as a decoy ring, which says when it is over
+    // (IncomingLinks::ringEnded); taken for over at once, a twin after its link was lost heard
+    // BadRequest where an undisplaced ring's rings, and told the caller that a contact had called.
+    enum class RingFate { Over, LinkLost, RingsOn };
+    void end(EndReason reason, RingFate ring = RingFate::Over);
     void closeEnded(std::uint64_t serial);
 
     void onIncomingHello(net::OnionLink* link, const Hello& hello);

@@ -102,7 +102,7 @@ void CallEngine::onIncomingHello(net::OnionLink* link, const Hello& hello) {
         // What is left is read off the ring's own timer, which counts a suspend as a decoy's does.
         incoming_.letRingOn(call_->releaseRing(this), ringKeyOf(call_->hello), call_->twinsJoined,
                             call_->timeout->remaining());
-        end(EndReason::NoAnswer);
+        end(EndReason::NoAnswer, RingFate::RingsOn);
     }
     if (call_) {
         ++refusals_.busy;
@@ -189,7 +189,7 @@ void CallEngine::connectIncoming(net::OnionLink* link, std::uint8_t slot) {
         }
         call_->slotLost(slot);
         if (!call_->keys && slot == call_->controlSlot)
-            end(EndReason::Cancelled, RingLoss::LinkLost); // the caller went away while it rang
+            end(EndReason::Cancelled, RingFate::LinkLost); // the caller went away while it rang
     });
 }
 

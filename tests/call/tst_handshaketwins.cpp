@@ -4,9 +4,10 @@
 // it joins the ring, the call goes on over whichever link the caller kept, and nobody hears
 // "busy". Attack: a stranger's twins must end with their ring whether we are idle (a real ring)
 // or busy (a decoy), or their timing would tell the two apart; a twin that comes once its ring is
-// over must not ring again. Fault: calling back into a tor
-// whose state for the peer is stuck (call::RelinkRescue) purges it rather than waiting it out.
+// over must not ring again. Fault: calling back into a tor whose state for the peer is stuck
+// (call::RelinkRescue) purges it rather than waiting it out.
 #include "CallParties.h"
+#include "HandshakeRelay.h"
 #include "tor/OnionService.h"
 
 #include <QFile>
@@ -24,114 +25,15 @@ using namespace onionvoice::call;
 using namespace onionvoice::call::testing;
 using namespace std::chrono_literals;
 
+// Carol's state when a stranger's ring ends, and how it ends (aTwinOfAnEndedRingIsRefused).
+enum class Carol { Idle, Busy, Displaced };
+enum class RingEnd { Cancel, Reject, LinkLost };
+Q_DECLARE_METATYPE(Carol)
+Q_DECLARE_METATYPE(RingEnd)
+
 namespace {
 
 constexpr int kIntroductionFailed = 0xF2; // tor's SOCKS answer (RelinkRescue)
-
-// Between alice's engine and her tor's SOCKS socket, for the slot of the handshake: each attempt,
-// by order of arrival since the last plan, is relayed, swallowed (tor never hears of it: an
-// attempt tor keeps waiting), relayed with tor's answer to its CONNECT held back (the stream,
-// and the Hello that travels with the request, reach the callee; the caller never learns it), or
-// relayed with its Hello held back until kHelloHeld after tor's answer (the stream opens at both
-// ends, and the callee reads the Hello late, as when the callee's event loop or the Hello's
-// circuit is slow). Attempts beyond the plan are relayed.
-class HandshakeRelay : public QObject {
-public:
-    enum class Attempt { Relayed, Swallowed, AnswerHeld, HelloHeld };
-    static constexpr auto kHelloHeld = 2s;
-
-    explicit HandshakeRelay(std::function<QString()> socks)
-        : socks_(std::move(socks)) {
-        server_.listen(QHostAddress::LocalHost);
-        connect(&server_, &QTcpServer::newConnection, this, [this] {
-            while (QTcpSocket* in = server_.nextPendingConnection()) {
-                const std::size_t index = arrived_++;
-                relay(in, index < plan_.size() ? plan_[index] : Attempt::Relayed);
-            }
-        });
-    }
-    quint16 port() const { return server_.serverPort(); }
-    std::size_t arrived() const { return arrived_; }
-    void plan(std::vector<Attempt> attempts) {
-        plan_ = std::move(attempts);
-        arrived_ = 0;
-    }
-
-private:
-    // Tor's answers to the method and to the username (the isolation key) come first, 2 bytes
-    // each; what follows is its answer to the CONNECT (10 bytes), and then the peer's records.
-    static constexpr qsizetype kBeforeConnectAnswer = 4;
-    static constexpr qsizetype kConnectAnswered = kBeforeConnectAnswer + 10;
-
-    // How much of what the engine has sent so far is its part of the SOCKS exchange (greeting,
-    // username and password, CONNECT): all of it until the CONNECT is complete; the Hello follows.
-    static qsizetype socksBytes(const QByteArray& sent) {
-        qsizetype length = 0;
-        const auto field = [&](qsizetype header, qsizetype lengthAt, qsizetype trailer) {
-            if (sent.size() <= length + lengthAt)
-                return false;
-            length += header + qsizetype(std::uint8_t(sent.at(length + lengthAt))) + trailer;
-            return sent.size() >= length;
-        };
-        const bool known = field(2, 1, 0)     // version, methods
-                           && field(2, 1, 0)  // version, username
-                           && field(1, 0, 0)  // password
-                           && field(5, 4, 2); // CONNECT, the name, the port
-        return known ? length : sent.size();
-    }
-
-    void relay(QTcpSocket* in, Attempt how) {
-        connect(in, &QTcpSocket::disconnected, in, &QObject::deleteLater);
-        if (how == Attempt::Swallowed) {
-            connect(in, &QTcpSocket::readyRead, in, [in] { in->readAll(); });
-            return;
-        }
-        struct Stream {
-            QByteArray sent;         // by the engine
-            qsizetype forwarded = 0; // of it, to tor
-            qsizetype answered = 0;  // by tor, to the engine
-            bool helloHeld = false;
-        };
-        const auto stream = std::make_shared<Stream>();
-        stream->helloHeld = how == Attempt::HelloHeld;
-        auto* out = new QLocalSocket(in);
-        const auto forward = [in, out, stream] {
-            stream->sent.append(in->readAll());
-            if (out->state() != QLocalSocket::ConnectedState)
-                return;
-            const qsizetype until =
-                stream->helloHeld ? socksBytes(stream->sent) : stream->sent.size();
-            if (until > stream->forwarded) {
-                out->write(stream->sent.mid(stream->forwarded, until - stream->forwarded));
-                stream->forwarded = until;
-            }
-        };
-        connect(in, &QTcpSocket::readyRead, out, forward);
-        connect(out, &QLocalSocket::connected, out, forward);
-        connect(out, &QLocalSocket::readyRead, in, [in, out, how, stream, forward] {
-            QByteArray bytes = out->readAll();
-            const qsizetype before = stream->answered;
-            if (how == Attempt::AnswerHeld)
-                bytes.truncate(std::max<qsizetype>(0, kBeforeConnectAnswer - before));
-            stream->answered += bytes.size();
-            in->write(bytes);
-            if (stream->helloHeld && before < kConnectAnswered &&
-                stream->answered >= kConnectAnswered)
-                QTimer::singleShot(kHelloHeld, out, [stream, forward] {
-                    stream->helloHeld = false;
-                    forward();
-                });
-        });
-        connect(out, &QLocalSocket::disconnected, in, &QTcpSocket::disconnectFromHost);
-        connect(in, &QTcpSocket::disconnected, out, &QLocalSocket::disconnectFromServer);
-        out->connectToServer(socks_());
-    }
-
-    QTcpServer server_;
-    std::function<QString()> socks_;
-    std::vector<Attempt> plan_;
-    std::size_t arrived_ = 0;
-};
 
 bool isMessage(const QByteArray& record, const HandshakeMessage& expected) {
     const auto decoded = decodeHandshake(bytesOf(record)).message;
@@ -497,30 +399,38 @@ private slots:
     // the caller's second attempt does when its Hello was late on its circuit. Before, the twin
     // rang anew: carol's phone rang a second time for a call its caller had given up, and a
     // rejected caller rang again. Now it hears BadRequest, as a replay does, whether carol is idle
-    // (a real ring) or busy (a decoy), so the answer tells the two apart no more than the ring did.
-    // A ring whose link was lost before the caller said anything is not over for the caller (its
-    // attempt may never have opened on its side, and the next one carries a Hello of the same
-    // call): that twin rings anew, as before.
+    // (a real ring), busy (a decoy) or the stranger's ring was displaced by a contact's call (a
+    // decoy since), so the answer tells these apart no more than the ring did. A ring whose link
+    // was lost before the caller said anything is not over for the caller (its attempt may never
+    // have opened on its side, and the next one carries a Hello of the same call): that twin rings
+    // anew, in every state (a displaced ring taken for over at once refused it, and told the
+    // stranger that a contact had called).
     void aTwinOfAnEndedRingIsRefused_data() {
-        QTest::addColumn<bool>("busy");
-        QTest::addColumn<QString>("end");
-        QTest::newRow("idle, cancelled") << false << "cancel";
-        QTest::newRow("idle, rejected") << false << "reject";
-        QTest::newRow("idle, link lost") << false << "lost";
-        QTest::newRow("busy, cancelled") << true << "cancel";
-        QTest::newRow("busy, link lost") << true << "lost";
+        QTest::addColumn<Carol>("carolIs");
+        QTest::addColumn<RingEnd>("end");
+        QTest::newRow("idle, cancelled") << Carol::Idle << RingEnd::Cancel;
+        QTest::newRow("idle, rejected") << Carol::Idle << RingEnd::Reject;
+        QTest::newRow("idle, link lost") << Carol::Idle << RingEnd::LinkLost;
+        QTest::newRow("busy, cancelled") << Carol::Busy << RingEnd::Cancel;
+        QTest::newRow("busy, link lost") << Carol::Busy << RingEnd::LinkLost;
+        QTest::newRow("displaced, cancelled") << Carol::Displaced << RingEnd::Cancel;
+        QTest::newRow("displaced, link lost") << Carol::Displaced << RingEnd::LinkLost;
     }
 
     void aTwinOfAnEndedRingIsRefused() {
-        QFETCH(bool, busy);
-        QFETCH(QString, end);
+        QFETCH(Carol, carolIs);
+        QFETCH(RingEnd, end);
         Party& alice = party("alice");
         Party& carol = party("carol");
-        if (busy) {
-            relay_.plan({});
+        relay_.plan({});
+        QString error;
+        if (carolIs == Carol::Busy) {
             answerNextCall(carol);
             alice.engine->dial(carol.engine->address());
             QTRY_VERIFY_WITH_TIMEOUT(alice.reached(CallState::Active), kCallTimeout);
+        } else if (carolIs == Carol::Displaced) {
+            QVERIFY(carol.engine->contacts().add(
+                {alice.engine->address(), "Alice", {}, false, false, {}, {}}, &error));
         }
         const int rangBefore = int(carol.incoming->size());
         const auto stranger = tor::OnionIdentity::generate();
@@ -530,40 +440,55 @@ private slots:
         QSignalSpy firstHeard(first.get(), &net::OnionLink::recordReceived);
         QTRY_COMPARE_WITH_TIMEOUT(firstHeard.size(), 1, kCallTimeout);
         QVERIFY(isMessage(firstHeard.first().at(0).toByteArray(), Ringing{}));
-        if (end == "cancel") {
+        if (carolIs == Carol::Displaced) {
+            alice.engine->dial(carol.engine->address());
+            QTRY_COMPARE_WITH_TIMEOUT(int(carol.incoming->size()), rangBefore + 2, kCallTimeout);
+            QCOMPARE(firstHeard.size(), 1); // the stranger's ring rings on
+        }
+        switch (end) {
+        case RingEnd::Cancel:
             first->sendRecord(encodeHandshake(Refusal{RefusalReason::Cancelled}));
             QTRY_VERIFY_WITH_TIMEOUT(first->state() == net::OnionLink::State::Closed ||
                                          first->state() == net::OnionLink::State::Failed,
                                      kCallTimeout);
-        } else if (end == "reject") {
+            break;
+        case RingEnd::Reject:
             QTRY_COMPARE_WITH_TIMEOUT(carol.engine->callState(), CallState::Ringing, kCallTimeout);
             carol.engine->reject();
             QTRY_COMPARE_WITH_TIMEOUT(firstHeard.size(), 2, kCallTimeout);
             QVERIFY(
                 isMessage(firstHeard.at(1).at(0).toByteArray(), Refusal{RefusalReason::Rejected}));
-        } else {
+            break;
+        case RingEnd::LinkLost:
             first.reset();
+            break;
         }
-        if (!busy)
+        if (carolIs == Carol::Idle)
             QTRY_COMPARE_WITH_TIMEOUT(carol.engine->callState(), CallState::Idle, kCallTimeout);
         else
-            QTest::qWait(2000); // the decoy's end: nothing carol shows
+            QTest::qWait(2000); // the decoy's end, which carol does not show
+        const auto decoys = carol.engine->refusals().decoyRings;
         auto twin = strangerRings(stranger, key, ++tags);
         QSignalSpy twinHeard(twin.get(), &net::OnionLink::recordReceived);
         QTRY_COMPARE_WITH_TIMEOUT(twinHeard.size(), 1, kCallTimeout);
         const QByteArray answer = twinHeard.first().at(0).toByteArray();
-        if (end == "lost") {
+        const int rang = int(carol.incoming->size()) - rangBefore;
+        if (end == RingEnd::LinkLost) {
             QVERIFY2(isMessage(answer, Ringing{}), "the call's next attempt did not ring");
-            QCOMPARE(int(carol.incoming->size()), rangBefore + (busy ? 0 : 2));
+            // A ring of its own, not a twin of a decoy that was still there.
+            QCOMPARE(carol.engine->refusals().decoyRings,
+                     decoys + (carolIs == Carol::Idle ? 0 : 1));
+            QCOMPARE(rang, carolIs == Carol::Busy ? 0 : 2);
         } else {
             QVERIFY2(isMessage(answer, Refusal{RefusalReason::BadRequest}),
                      "the twin of a ring that was over rang anew");
-            QCOMPARE(int(carol.incoming->size()), rangBefore + (busy ? 0 : 1));
+            QCOMPARE(rang, carolIs == Carol::Busy ? 0 : carolIs == Carol::Idle ? 1 : 2);
         }
         twin.reset();
-        if (busy) {
+        if (carolIs != Carol::Idle) {
             alice.engine->hangUp();
-            QTRY_COMPARE_WITH_TIMEOUT(carol.endReason(), EndReason::HungUpByPeer, 10000);
+            QTRY_COMPARE_WITH_TIMEOUT(carol.engine->callState(), CallState::Idle, kCallTimeout);
+            carol.engine->contacts().remove(alice.engine->address());
         }
         QTRY_COMPARE_WITH_TIMEOUT(carol.engine->callState(), CallState::Idle, kCallTimeout);
     }

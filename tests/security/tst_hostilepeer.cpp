@@ -212,7 +212,7 @@ private slots:
     }
 
     // A Hello captured once rings once, whatever became of its ring: rejected, or lost with its
-    // stream (a ring lost so is not one that is over, see CallEngine::RingLoss, so only the replay
+    // stream (a ring lost so is not one that is over, see CallEngine::RingFate, so only the replay
     // cache refuses that replay). Before the fix its replay rang again (for ten minutes).
     void replayedHelloDoesNotRing_data() {
         QTest::addColumn<bool>("lost");
