@@ -62,14 +62,13 @@ void CallEngine::onIncomingHello(net::OnionLink* link, const Hello& hello) {
     const RingVerdict verdict = admission_.admit(
         hello, contact ? CallerStanding::Contact : CallerStanding::Stranger, monotonicNow());
     if (verdict != RingVerdict::Ring) {
-        if (verdict == RingVerdict::Replayed) {
-            ++refusals_.replayedHellos;
-            qCInfo(lcCall) << "refusing a replayed hello";
-        } else if (verdict == RingVerdict::Ended) {
-            ++refusals_.replayedHellos;
-            qCInfo(lcCall) << "refusing a hello of a ring that is over";
-        } else {
+        if (verdict == RingVerdict::RateLimited) {
             ++refusals_.rateLimitedRings;
+        } else {
+            ++refusals_.replayedHellos;
+            qCInfo(lcCall) << (verdict == RingVerdict::Ended
+                                   ? "refusing a hello of a ring that is over"
+                                   : "refusing a replayed hello");
         }
         // The answer to a Hello whose clock is off: silence here would let anyone re-sign one
         // Hello (or ring past their rate) with chosen times and read our clock off the window's
