@@ -2,12 +2,12 @@
 // ("OPEN <uri>\n" or "SHOW\n", answered "OK\n" or "ERR\n").
 #include "InstanceGuard.h"
 
-#include <QCryptographicHash>
+#include "InstanceSocketPath.h"
+
 #include <QDeadlineTimer>
 #include <QDir>
 #include <QLocalSocket>
 #include <QLoggingCategory>
-#include <QStandardPaths>
 #include <QThread>
 #include <QTimer>
 
@@ -16,7 +16,6 @@ Q_LOGGING_CATEGORY(lcInstance, "onionvoice.instance")
 namespace onionvoice::app {
 namespace {
 
-constexpr qsizetype kMaxSocketPath = 100; // sockaddr_un holds 108 bytes
 constexpr auto kRetryInterval = std::chrono::milliseconds(100);
 constexpr auto kClientTimeout = std::chrono::milliseconds(5000);
 const QByteArray kOpen = QByteArrayLiteral("OPEN ");
@@ -40,18 +39,6 @@ InstanceGuard::~InstanceGuard() {
     server_.close();
 }
 
-QString InstanceGuard::socketPath() const {
-    const QString inDataDir = dataDirectory_ + QStringLiteral("/instance.sock");
-    if (inDataDir.toUtf8().size() <= kMaxSocketPath)
-        return inDataDir;
-    QString runtime = QStandardPaths::writableLocation(QStandardPaths::RuntimeLocation);
-    if (runtime.isEmpty())
-        runtime = QDir::tempPath();
-    const QByteArray hash =
-        QCryptographicHash::hash(dataDirectory_.toUtf8(), QCryptographicHash::Sha256).toHex();
-    return runtime + QStringLiteral("/onionvoice-%1.sock").arg(QLatin1String(hash.left(32)));
-}
-
 InstanceGuard::Role InstanceGuard::claim(const QString& uri, std::chrono::milliseconds timeout) {
     if (role_ != Role::Unclaimed)
         return role_;
@@ -59,6 +46,12 @@ InstanceGuard::Role InstanceGuard::claim(const QString& uri, std::chrono::millis
         error_ = tr("%1 is not an onionvoice: link").arg(uri);
         return role_ = Role::Failed;
     }
+    const InstanceSocketPath socket = resolveInstanceSocketPath(dataDirectory_);
+    if (socket.path.isEmpty()) {
+        error_ = socket.error;
+        return role_ = Role::Failed;
+    }
+    socketPath_ = socket.path;
     switch (lock_.tryAcquire()) {
     case DataDirectoryLock::Result::Acquired:
         return role_ = becomePrimary();
@@ -73,9 +66,9 @@ InstanceGuard::Role InstanceGuard::claim(const QString& uri, std::chrono::millis
 
 InstanceGuard::Role InstanceGuard::becomePrimary() {
     // We hold the lock, so a socket file left there belongs to a dead instance.
-    QLocalServer::removeServer(socketPath());
-    if (!server_.listen(socketPath())) {
-        error_ = tr("cannot listen on %1: %2").arg(socketPath(), server_.errorString());
+    QLocalServer::removeServer(socketPath_);
+    if (!server_.listen(socketPath_)) {
+        error_ = tr("cannot listen on %1: %2").arg(socketPath_, server_.errorString());
         return Role::Failed;
     }
     return Role::Primary;
@@ -91,7 +84,7 @@ InstanceGuard::Role InstanceGuard::forward(const QString& uri, std::chrono::mill
     QLocalSocket socket;
     // The primary may hold the lock but not listen yet: retry until the deadline.
     for (;;) {
-        socket.connectToServer(socketPath());
+        socket.connectToServer(socketPath_);
         if (socket.waitForConnected(int(deadline.remainingTime())))
             break;
         if (deadline.hasExpired()) {

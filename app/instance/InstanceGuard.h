@@ -37,9 +37,8 @@ public:
 
     Role role() const { return role_; }
     QString errorString() const { return error_; }
-    // Where the primary listens: <data dir>/instance.sock, or a hashed name in the user's runtime
-    // directory when that path is too long for a Unix socket.
-    QString socketPath() const;
+    // Where the primary listens (InstanceSocketPath); known once claim() has run.
+    QString socketPath() const { return socketPath_; }
 
 signals:
     // In the primary: another start asked to show the window, with `uri` filled in if not empty.
@@ -53,6 +52,7 @@ private:
     QString dataDirectory_;
     DataDirectoryLock lock_;
     QLocalServer server_;
+    QString socketPath_;
     Role role_ = Role::Unclaimed;
     QString error_;
 };

@@ -4,13 +4,18 @@
 // so does a holder of the lock that takes no links (--hold, as onionvoice-cli).
 #include "InstanceGuard.h"
 
+#include <QCryptographicHash>
+#include <QLocalServer>
 #include <QLocalSocket>
 #include <QProcess>
 #include <QSignalSpy>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 #include <csignal>
 #include <cstdio>
+#include <pwd.h>
+#include <unistd.h>
 
 using onionvoice::app::InstanceGuard;
 
@@ -18,6 +23,43 @@ namespace {
 
 const QString kLink = QStringLiteral(
     "onionvoice:aoqqpp7tzyil4hlq3umoos6atft6jvrqtosq2xy53sdgiesvgg4bqead?name=Alice%20B");
+const QString kLinkWithKey =
+    kLink + QStringLiteral("&auth=5rwnbiaa3rsxlbl4lpjgsbg6bhyzjnz7t4qsalkl4u6qf6tobxpq");
+constexpr QFileDevice::Permissions kOthersOrGroup =
+    QFileDevice::ReadGroup | QFileDevice::WriteGroup | QFileDevice::ExeGroup |
+    QFileDevice::ReadOther | QFileDevice::WriteOther | QFileDevice::ExeOther;
+
+// This process and its children see `shared` as the temporary directory and no runtime
+// directory: XDG_RUNTIME_DIR unset, and a file (another user's, say) where Qt would make one.
+class SharedTempWithoutRuntime {
+public:
+    explicit SharedTempWithoutRuntime(const QString& shared)
+        : oldTmp_(qgetenv("TMPDIR"))
+        , oldRuntime_(qgetenv("XDG_RUNTIME_DIR")) {
+        qputenv("TMPDIR", QFile::encodeName(shared));
+        qunsetenv("XDG_RUNTIME_DIR");
+        QFile blocker(shared + QStringLiteral("/runtime-") +
+                      QString::fromLocal8Bit(::getpwuid(::geteuid())->pw_name));
+        if (!blocker.open(QIODevice::WriteOnly))
+            qFatal("cannot create %s", qPrintable(blocker.fileName()));
+    }
+    ~SharedTempWithoutRuntime() {
+        restore("TMPDIR", oldTmp_);
+        restore("XDG_RUNTIME_DIR", oldRuntime_);
+    }
+    SharedTempWithoutRuntime(const SharedTempWithoutRuntime&) = delete;
+    SharedTempWithoutRuntime& operator=(const SharedTempWithoutRuntime&) = delete;
+
+private:
+    static void restore(const char* name, const QByteArray& value) {
+        if (value.isNull())
+            qunsetenv(name);
+        else
+            qputenv(name, value);
+    }
+    QByteArray oldTmp_;
+    QByteArray oldRuntime_;
+};
 
 // Child mode: hold DIR as onionvoice-cli does (the lock, no socket); prints "held", then keeps it
 // until its standard input closes. The lock names the holder by its executable's file name.
@@ -62,6 +104,32 @@ ChildResult runClaim(const QStringList& args) {
     }();
     return {child.exitCode(), QString::fromUtf8(child.readAllStandardOutput()).trimmed()};
 }
+
+// A child holding `dir` as onionvoice-cli does (--hold), until this object goes.
+class Holder {
+public:
+    explicit Holder(const QString& dir,
+                    const QString& program = QCoreApplication::applicationFilePath()) {
+        process_.start(program, {QStringLiteral("--hold"), dir});
+        while (process_.waitForStarted() && !process_.canReadLine() &&
+               process_.waitForReadyRead(10000)) {
+        }
+        holds_ = process_.canReadLine() && process_.readLine().trimmed() == "held";
+    }
+    ~Holder() {
+        process_.closeWriteChannel();
+        process_.waitForFinished();
+    }
+    Holder(const Holder&) = delete;
+    Holder& operator=(const Holder&) = delete;
+
+    bool holds() const { return holds_; }
+    qint64 processId() const { return process_.processId(); }
+
+private:
+    QProcess process_;
+    bool holds_ = false;
+};
 
 } // namespace
 
@@ -124,11 +192,8 @@ private slots:
         QTemporaryDir bin;
         const QString cli = bin.filePath(QStringLiteral("onionvoice-cli"));
         QVERIFY(QFile::copy(QCoreApplication::applicationFilePath(), cli));
-        QProcess holder;
-        holder.start(cli, {QStringLiteral("--hold"), dir.path()});
-        QVERIFY(holder.waitForStarted());
-        QTRY_VERIFY(holder.canReadLine());
-        QCOMPARE(holder.readLine().trimmed(), QByteArray("held"));
+        const Holder holder(dir.path(), cli);
+        QVERIFY(holder.holds());
         InstanceGuard guard(dir.path());
         QCOMPARE(guard.claim(kLink, std::chrono::milliseconds(300)), InstanceGuard::Role::Failed);
         const QString error = guard.errorString();
@@ -136,8 +201,6 @@ private slots:
         QVERIFY2(error.contains(QStringLiteral("(process %1)").arg(holder.processId())),
                  qPrintable(error));
         QVERIFY2(error.contains(QStringLiteral("does not answer")), qPrintable(error));
-        holder.closeWriteChannel();
-        QVERIFY(holder.waitForFinished());
     }
 
     void malformedRequestsAreRefused() {
@@ -175,11 +238,69 @@ private slots:
         QTemporaryDir dir;
         const QString deep = dir.filePath(QString(120, QLatin1Char('d')));
         InstanceGuard primary(deep);
-        QVERIFY(!primary.socketPath().startsWith(deep));
         QCOMPARE(primary.claim({}), InstanceGuard::Role::Primary);
+        QVERIFY(!primary.socketPath().startsWith(deep));
         QSignalSpy spy(&primary, &InstanceGuard::activationRequested);
         QCOMPARE(runClaim({deep, kLink}).output, QStringLiteral("Forwarded"));
         QTRY_COMPARE(spy.count(), 1);
+    }
+
+    // Attack: without a runtime directory (XDG_RUNTIME_DIR unset, and where Qt would make one
+    // another user left a file), a long data directory's socket went to the shared temporary
+    // directory under a name anyone can compute from the path. Another user listening there
+    // first, while onionvoice-cli held the data directory, was handed the link of the next start,
+    // access key and all, and answered OK.
+    void aLongDataDirectoryNeverListensWhereAnotherUserCan() {
+        QTemporaryDir dataParent;
+        const QString deep = dataParent.filePath(QString(120, QLatin1Char('d')));
+        QTemporaryDir shared;
+        const SharedTempWithoutRuntime env(shared.path());
+        QVERIFY(QStandardPaths::writableLocation(QStandardPaths::RuntimeLocation).isEmpty());
+
+        QLocalServer other;
+        const QByteArray hash =
+            QCryptographicHash::hash(deep.toUtf8(), QCryptographicHash::Sha256).toHex().left(32);
+        QVERIFY(other.listen(
+            shared.filePath(QStringLiteral("onionvoice-%1.sock").arg(QLatin1String(hash)))));
+        QByteArrayList stolen;
+        connect(&other, &QLocalServer::newConnection, &other, [&] {
+            QLocalSocket* socket = other.nextPendingConnection();
+            connect(socket, &QLocalSocket::readyRead, socket, [&stolen, socket] {
+                stolen += socket->readAll();
+                socket->write("OK\n");
+            });
+        });
+
+        Holder holder(deep);
+        QVERIFY(holder.holds());
+        const ChildResult second = runClaim({deep, kLinkWithKey});
+        QVERIFY2(stolen.isEmpty(), stolen.join().constData());
+        QCOMPARE(second.output, QStringLiteral("Failed"));
+
+        InstanceGuard guard(deep);
+        QCOMPARE(guard.claim(kLinkWithKey, std::chrono::milliseconds(300)),
+                 InstanceGuard::Role::Failed);
+        const QFileInfo socketDir(QFileInfo(guard.socketPath()).path());
+        QCOMPARE(socketDir.ownerId(), uint(::geteuid()));
+        QCOMPARE(socketDir.permissions() & kOthersOrGroup, QFileDevice::Permissions());
+        QVERIFY(socketDir.absoluteFilePath() != QFileInfo(shared.path()).absoluteFilePath());
+    }
+
+    // A directory of ours under the temporary directory that others may enter is not used.
+    void aSharedSocketDirectoryThatIsNotPrivateIsRefused() {
+        QTemporaryDir dataParent;
+        const QString deep = dataParent.filePath(QString(120, QLatin1Char('d')));
+        QTemporaryDir shared;
+        const SharedTempWithoutRuntime env(shared.path());
+        const QString own = shared.filePath(QStringLiteral("onionvoice-%1").arg(::geteuid()));
+        QVERIFY(QDir().mkdir(own));
+        QVERIFY(QFile::setPermissions(own, QFileDevice::ReadOwner | QFileDevice::WriteOwner |
+                                               QFileDevice::ExeOwner | QFileDevice::ReadOther |
+                                               QFileDevice::WriteOther | QFileDevice::ExeOther));
+        InstanceGuard guard(deep);
+        QCOMPARE(guard.claim({}), InstanceGuard::Role::Failed);
+        QVERIFY2(guard.errorString().contains(own), qPrintable(guard.errorString()));
+        QVERIFY(guard.socketPath().isEmpty());
     }
 };
 
