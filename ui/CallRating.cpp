@@ -77,11 +77,11 @@ QString CallJudgement::describe(LinkHealth health) {
     return {};
 }
 
-QString CallJudgement::diagnose(const call::CallStatistics& s, std::uint64_t framesTwoSecondsAgo) {
+QString CallJudgement::diagnose(const call::CallStatistics& s, const CallProgress& twoSecondsAgo) {
     const int up = s.linksUp();
     if (up == 0)
         return tr("Network: no link to the other side is open; reconnecting.");
-    if (s.duration.count() > 3000 && s.framesReceived == framesTwoSecondsAgo)
+    if (s.duration.count() > 3000 && s.framesReceived == twoSecondsAgo.framesReceived)
         return tr("Other side: nothing has arrived for two seconds although %n link(s) are open; "
                   "their app or their connection may have stopped.",
                   nullptr, up);
@@ -91,6 +91,12 @@ QString CallJudgement::diagnose(const call::CallStatistics& s, std::uint64_t fra
         return tr("Network: frames arrive late or get lost (%1 % late or lost, p99 %2 ms).")
             .arg(s.recentLossPct, 0, 'f', 1)
             .arg(s.networkDelayP99Ms, 0, 'f', 0);
+    // Our own speaker played silence the engine had not refilled in time: clicks and dropouts
+    // that no network figure shows, and that better links would not cure.
+    if (const auto starved = s.speakerStarved - twoSecondsAgo.speakerStarved; starved.count() > 0)
+        return tr("This computer: the speaker ran dry for %L1 ms in the last two seconds, since "
+                  "OnionVoice fell behind; other programs may be keeping the computer busy.")
+            .arg(starved.count());
     if (up * 2 < s.links.size())
         return tr("Network: only %1 of %2 links are open; the call holds on the rest.")
             .arg(up)

@@ -32,15 +32,21 @@ CallRating rateCall(const call::CallStatistics& statistics);
 LinkHealth linkHealth(const call::LinkStatistics& link);
 QColor healthColour(LinkHealth health);
 
+// What a call had received and how long our speaker had starved at an earlier snapshot.
+struct CallProgress {
+    std::uint64_t framesReceived = 0;
+    std::chrono::milliseconds speakerStarved{0};
+};
+
 class CallJudgement {
     Q_DECLARE_TR_FUNCTIONS(CallJudgement)
 public:
     static QString describe(CallRating rating);
     static QString describe(LinkHealth health);
-    // One sentence on where the trouble is, if any. `framesTwoSecondsAgo` is the received-frame
-    // count of the snapshot about two seconds older (or the same count when there is none yet).
+    // One sentence on where the trouble is, if any. `twoSecondsAgo` is the snapshot about two
+    // seconds older (or this one's figures when there is none yet).
     static QString diagnose(const call::CallStatistics& statistics,
-                            std::uint64_t framesTwoSecondsAgo);
+                            const CallProgress& twoSecondsAgo);
 };
 
 } // namespace onionvoice::ui

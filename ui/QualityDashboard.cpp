@@ -93,14 +93,14 @@ void QualityDashboard::clear() {
         l->setText(tr("–"));
     links_->setLinks({});
     chart_->clear();
-    frameHistory_.clear();
+    history_.clear();
 }
 
 void QualityDashboard::update(const call::CallStatistics& s) {
     using namespace std::chrono_literals;
-    frameHistory_.emplace_back(s.duration, s.framesReceived);
-    while (frameHistory_.size() > 1 && frameHistory_[1].first <= s.duration - 2s)
-        frameHistory_.pop_front();
+    history_.emplace_back(s.duration, CallProgress{s.framesReceived, s.speakerStarved});
+    while (history_.size() > 1 && history_[1].first <= s.duration - 2s)
+        history_.pop_front();
     const CallRating rating = rateCall(s);
     static const QHash<CallRating, Tone> tones{{CallRating::Good, Tone::Good},
                                                {CallRating::Fair, Tone::Fair},
@@ -114,7 +114,7 @@ void QualityDashboard::update(const call::CallStatistics& s) {
                                     CallJudgement::describe(rating))
                                .arg(s.mos, 0, 'f', 2)
                                .arg(s.rFactor, 0, 'f', 0));
-    diagnosis_->setText(CallJudgement::diagnose(s, frameHistory_.front().second));
+    diagnosis_->setText(CallJudgement::diagnose(s, history_.front().second));
     delay_->setText(tr("%L1 ms median, %L2 ms p99 (budget %L3 ms)")
                         .arg(s.networkDelayP50Ms, 0, 'f', 0)
                         .arg(s.networkDelayP99Ms, 0, 'f', 0)

@@ -3,6 +3,7 @@
 // Fed by the engine's statistics snapshots (four a second).
 #pragma once
 
+#include "CallRating.h"
 #include "call/CallTypes.h"
 
 #include <QWidget>
@@ -42,7 +43,7 @@ private:
     LinkTableModel* links_;
     QTableView* table_;
     DelayChart* chart_;
-    std::deque<std::pair<std::chrono::milliseconds, std::uint64_t>> frameHistory_;
+    std::deque<std::pair<std::chrono::milliseconds, CallProgress>> history_; // by call duration
 };
 
 } // namespace onionvoice::ui

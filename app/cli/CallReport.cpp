@@ -128,6 +128,7 @@ QJsonObject statisticsJson(const call::CallStatistics& s) {
         {"lost", double(s.lost)},
         {"concealed_ms", double(s.concealed.count())},
         {"longest_gap_ms", double(s.longestGap.count())},
+        {"speaker_starved_ms", double(s.speakerStarved.count())},
         {"jitter_level_ms", double(s.jitterLevel.count())},
         {"jitter_target_ms", double(s.jitterTarget.count())},
         {"recent_loss_pct", s.recentLossPct},

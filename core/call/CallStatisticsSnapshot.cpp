@@ -71,6 +71,7 @@ CallStatistics snapshotStatistics(const CallSession& call) {
     s.lost = jb.lost;
     s.concealed = jb.concealedMs;
     s.longestGap = call.audio->longestGap();
+    s.speakerStarved = call.audio->speakerStarved();
     s.jitterLevel = std::chrono::duration_cast<std::chrono::milliseconds>(jb.currentLevel);
     s.jitterTarget = std::chrono::duration_cast<std::chrono::milliseconds>(jb.targetDelay);
     // The jitter buffer plays a frame its target after the fastest frame would arrive, so the

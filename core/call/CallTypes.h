@@ -59,6 +59,9 @@ struct CallStatistics {
     std::uint64_t late = 0, lost = 0;
     std::chrono::milliseconds concealed{0};
     std::chrono::milliseconds longestGap{0}; // longest run of played audio without speech
+    // Silence our speaker played because the engine did not refill it in time (this computer's
+    // trouble, not the network's): AudioEngine::speakerStarved.
+    std::chrono::milliseconds speakerStarved{0};
     std::chrono::milliseconds jitterLevel{0}, jitterTarget{0};
     // Frames not there when due (late or lost) over the last 20 s of playout: what the call
     // sounds like now, which the call's totals above stop showing an hour into a call.

@@ -37,6 +37,7 @@ bool AudioEngine::start(QString* error) {
     m_gaps = {};
     m_countedOverruns = m_rings.captureOverruns.load(std::memory_order_relaxed);
     m_lostCaptureSamples = 0;
+    m_underrunsBeforePlayout.reset();
     const JitterBuffer::Time now = m_clock();
     m_timeline.start(now);
     m_captured = {m_rings.capturedSamples.load(std::memory_order_relaxed), now};
@@ -68,6 +69,14 @@ std::optional<JitterBuffer::Time> AudioEngine::receivePacket(std::uint32_t seque
 void AudioEngine::setPeerLossPercent(double percent) {
     if (m_sender)
         m_sender->setMeasuredLossPercent(percent);
+}
+
+std::chrono::milliseconds AudioEngine::speakerStarved() const {
+    if (!m_underrunsBeforePlayout)
+        return std::chrono::milliseconds(0);
+    const std::uint64_t samples =
+        m_rings.playbackUnderruns.load(std::memory_order_relaxed) - *m_underrunsBeforePlayout;
+    return std::chrono::milliseconds(std::int64_t(samples * 1000 / kSampleRate));
 }
 
 JitterBufferStats AudioEngine::receiveStats() const {
@@ -171,6 +180,8 @@ void AudioEngine::pump() {
         m_sender->playbackReference(m_frame);
         m_rings.playback.write(m_frame);
     }
+    if (!m_underrunsBeforePlayout)
+        m_underrunsBeforePlayout = m_rings.playbackUnderruns.load(std::memory_order_relaxed);
     if (stopped)
         Q_EMIT deviceStopped(*stopped); // last: a receiver may stop this engine
 }

@@ -70,6 +70,10 @@ public:
     const AudioRings& rings() const { return m_rings; }
     // Silence sent in place of audio while the capture device delivered nothing.
     std::chrono::milliseconds stalledCapture() const { return m_timeline.silenceSent(); }
+    // Silence the speaker played because this engine had not refilled its ring in time (the
+    // engine thread ran late, or the device asked for more at once than the ring holds), since
+    // the first refill: heard as clicks and dropouts that the network's figures do not show.
+    std::chrono::milliseconds speakerStarved() const;
 
 Q_SIGNALS:
     void packetReady(std::uint32_t sequence, const QByteArray& packet);
@@ -97,6 +101,8 @@ private:
     std::uint32_t m_nextSequence = 0;
     std::uint64_t m_countedOverruns = 0;    // capture overruns already turned into skipped packets
     std::uint64_t m_lostCaptureSamples = 0; // lost, not yet a whole packet
+    // The underrun count at the first refill: what the device played before it is not starvation.
+    std::optional<std::uint64_t> m_underrunsBeforePlayout;
     CaptureTimeline m_timeline;
     std::vector<float> m_frame;
     PlayoutGaps m_gaps;

@@ -229,14 +229,35 @@ private slots:
             s.links.append(l);
         }
         s.framesReceived = 500;
-        QVERIFY(CallJudgement::diagnose(s, 400).contains("no trouble"));
-        QVERIFY(CallJudgement::diagnose(s, 500).startsWith("Other side"));
+        QVERIFY(CallJudgement::diagnose(s, {.framesReceived = 400}).contains("no trouble"));
+        QVERIFY(CallJudgement::diagnose(s, {.framesReceived = 500}).startsWith("Other side"));
         s.networkDelayP99Ms = 500;
-        QVERIFY(CallJudgement::diagnose(s, 400).startsWith("Network"));
+        QVERIFY(CallJudgement::diagnose(s, {.framesReceived = 400}).startsWith("Network"));
         s.networkDelayP99Ms = 100;
         for (auto& l : s.links)
             l.state = call::SlotState::Down;
-        QVERIFY(CallJudgement::diagnose(s, 400).startsWith("Network"));
+        QVERIFY(CallJudgement::diagnose(s, {.framesReceived = 400}).startsWith("Network"));
+    }
+
+    // Fault: our own speaker starved (the engine fell behind on a busy computer): clicks and
+    // dropouts, and the window said "no trouble", since every network figure was fine.
+    void aStarvedSpeakerIsThisComputersTrouble() {
+        using namespace std::chrono_literals;
+        call::CallStatistics s;
+        s.duration = std::chrono::seconds(10);
+        call::LinkStatistics link;
+        link.state = call::SlotState::Up;
+        s.links = {link, link, link};
+        s.framesReceived = 500;
+        s.speakerStarved = 140ms;
+        const QString now =
+            CallJudgement::diagnose(s, {.framesReceived = 400, .speakerStarved = 100ms});
+        QVERIFY2(now.startsWith("This computer") && now.contains("40 ms"), qPrintable(now));
+        QVERIFY(CallJudgement::diagnose(s, {.framesReceived = 400, .speakerStarved = 140ms})
+                    .contains("no trouble")); // starved earlier in the call, not now
+        s.recentLossPct = 10;                 // the network's trouble is named first
+        QVERIFY(CallJudgement::diagnose(s, {.framesReceived = 400, .speakerStarved = 100ms})
+                    .startsWith("Network"));
     }
 
     // Fault: an hour into a call, a minute with a third of the frames late. Judged on the call's
@@ -251,11 +272,12 @@ private slots:
         s.framesReceived = 93000;
         s.late = 900;
         s.recentLossPct = 30;
-        QVERIFY(CallJudgement::diagnose(s, 92950).startsWith("Network: frames arrive late"));
-        QVERIFY(CallJudgement::diagnose(s, 92950).contains("30.0 %"));
+        QVERIFY(CallJudgement::diagnose(s, {.framesReceived = 92950})
+                    .startsWith("Network: frames arrive late"));
+        QVERIFY(CallJudgement::diagnose(s, {.framesReceived = 92950}).contains("30.0 %"));
         s.late = 20000; // the first minutes were bad
         s.recentLossPct = 0;
-        QVERIFY(CallJudgement::diagnose(s, 92950).contains("no trouble"));
+        QVERIFY(CallJudgement::diagnose(s, {.framesReceived = 92950}).contains("no trouble"));
     }
 
     void settingsPersistAndKnowWhatRestartsTor() {

@@ -37,7 +37,7 @@
         <translation>Tor ist noch nicht bereit.</translation>
     </message>
     <message>
-        <location filename="../../core/call/CallEngine.cpp" line="+86"/>
+        <location filename="../../core/call/CallEngine.cpp" line="+88"/>
         <source>Some contacts could not be read, so callers who are not in your contacts are refused until you choose again whether they may ring.</source>
         <translation>Einige Kontakte konnten nicht gelesen werden. Anrufer, die nicht in Ihren Kontakten sind, werden deshalb abgewiesen, bis Sie erneut festlegen, ob sie anrufen dürfen.</translation>
     </message>
@@ -62,7 +62,7 @@
         <translation>Audio konnte nicht starten: %1</translation>
     </message>
     <message>
-        <location line="-248"/>
+        <location line="-250"/>
         <source>no audio device</source>
         <translation>kein Audiogerät</translation>
     </message>
@@ -136,6 +136,11 @@
         <location line="+6"/>
         <source>Network: frames arrive late or get lost (%1 % late or lost, p99 %2 ms).</source>
         <translation>Netz: Frames kommen zu spät oder gehen verloren (%1 % zu spät oder verloren, p99 %2 ms).</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>This computer: the speaker ran dry for %L1 ms in the last two seconds, since OnionVoice fell behind; other programs may be keeping the computer busy.</source>
+        <translation>Dieser Computer: Dem Lautsprecher ging in den letzten zwei Sekunden %L1 ms lang der Ton aus, weil OnionVoice nicht nachkam; womöglich lasten andere Programme den Computer aus.</translation>
     </message>
     <message>
         <location line="+4"/>
@@ -472,6 +477,14 @@
     </message>
 </context>
 <context>
+    <name>InstanceSocketPath</name>
+    <message>
+        <location filename="../../app/instance/InstanceSocketPath.cpp" line="+25"/>
+        <source>%1 is not a private directory of this user (it must be yours, with mode 0700): the socket that later starts of OnionVoice hand their links to is not put there. Remove it, or set XDG_RUNTIME_DIR, or use a shorter data directory.</source>
+        <translation>%1 ist kein privates Verzeichnis dieses Benutzers (es muss Ihnen gehören, mit Modus 0700): Der Socket, an den spätere Starts von OnionVoice ihre Links übergeben, wird dort nicht angelegt. Entfernen Sie es, setzen Sie XDG_RUNTIME_DIR oder wählen Sie ein kürzeres Datenverzeichnis.</translation>
+    </message>
+</context>
+<context>
     <name>OnionAddress</name>
     <message>
         <location filename="../../core/tor/OnionAddress.cpp" line="+79"/>
@@ -776,12 +789,12 @@
 <context>
     <name>onionvoice::app::InstanceGuard</name>
     <message>
-        <location filename="../../app/instance/InstanceGuard.cpp" line="+59"/>
+        <location filename="../../app/instance/InstanceGuard.cpp" line="+46"/>
         <source>%1 is not an onionvoice: link</source>
         <translation>%1 ist kein onionvoice:-Link</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+25"/>
         <source>cannot listen on %1: %2</source>
         <translation>kann nicht auf %1 horchen: %2</translation>
     </message>
