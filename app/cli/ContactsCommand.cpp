@@ -5,11 +5,11 @@
 #include "Commands.h"
 #include "CommonOptions.h"
 #include "DataDirectoryLock.h"
-#include "IdentityStore.h"
 #include "PeerAddress.h"
 #include "contacts/ContactBook.h"
 #include "contacts/ContactName.h"
 #include "tor/ClientAuthKey.h"
+#include "tor/OnionIdentity.h"
 
 #include <QCommandLineParser>
 #include <QDir>
@@ -44,7 +44,7 @@ contacts::Contact newContact(const QString& address) {
 std::optional<QString> ownAddress(const QString& directory, QString* error) {
     if (!QFile::exists(QDir(directory).filePath(QStringLiteral("identity.key"))))
         return QString();
-    const auto stored = loadOrCreateIdentity(directory, error);
+    const auto stored = tor::loadOrCreateIdentity(directory, error);
     return stored ? std::optional<QString>(stored->identity.address()) : std::nullopt;
 }
 
@@ -148,7 +148,7 @@ int runContacts(const QStringList& arguments) {
         c.outboundAuthPrivateKey = peer->clientAuthKey;
         QString linkForContact;
         if (parser.isSet(allow)) {
-            const auto stored = loadOrCreateIdentity(directory, &error);
+            const auto stored = tor::loadOrCreateIdentity(directory, &error);
             if (!stored)
                 return fail(ExitCode::FileError, error);
             const tor::ClientAuthKey key = tor::ClientAuthKey::generate();

@@ -3,14 +3,11 @@
 #include "CallReport.h"
 #include "Commands.h"
 #include "CommonOptions.h"
-#include "IdentityStore.h"
 #include "contacts/ContactName.h"
 #include "contacts/ContactUri.h"
-#include "tor/PrivateFile.h"
+#include "tor/OnionIdentity.h"
 
 #include <QCommandLineParser>
-#include <QDir>
-#include <QFile>
 #include <memory>
 #include <qrencode.h>
 
@@ -51,25 +48,6 @@ QString renderQr(const QByteArray& text) {
 
 } // namespace
 
-std::optional<StoredIdentity> loadOrCreateIdentity(const QString& dataDirectory, QString* error) {
-    // The engine's check at start, before anything is printed from or written to the directory:
-    // our own loose directory is tightened, another user's is refused, and so is a key file that
-    // others can read.
-    if (!tor::ensurePrivateDirectory(dataDirectory, QStringLiteral("identity.key"), error))
-        return std::nullopt;
-    const QString path = QDir(dataDirectory).filePath(QStringLiteral("identity.key"));
-    if (QFile::exists(path)) {
-        auto identity = tor::OnionIdentity::load(path, error);
-        if (!identity)
-            return std::nullopt;
-        return StoredIdentity{std::move(*identity), IdentityOrigin::Loaded};
-    }
-    tor::OnionIdentity identity = tor::OnionIdentity::generate();
-    if (!identity.save(path, error))
-        return std::nullopt;
-    return StoredIdentity{std::move(identity), IdentityOrigin::Created};
-}
-
 int runId(const QStringList& arguments) {
     QCommandLineParser parser;
     parser.setApplicationDescription(
@@ -92,12 +70,12 @@ int runId(const QStringList& arguments) {
         return fail(ExitCode::Usage, "--name: " + *bad);
     const QString directory = CommonOptions::dataDirectory(parser, dataDir);
     QString error;
-    const auto stored = loadOrCreateIdentity(directory, &error);
+    const auto stored = tor::loadOrCreateIdentity(directory, &error);
     if (!stored)
         return fail(ExitCode::FileError, error);
     const QString uri =
         contacts::ContactUri{stored->identity.address(), parser.value(name), {}}.toString();
-    const bool created = stored->origin == IdentityOrigin::Created;
+    const bool created = stored->origin == tor::IdentityOrigin::Created;
     if (parser.isSet(json)) {
         printJsonLine({{"address", stored->identity.address()},
                        {"uri", uri},

@@ -22,15 +22,11 @@ ServiceHost::~ServiceHost() {
 }
 
 bool ServiceHost::loadIdentity(const QString& dataDirectory, QString* error) {
-    if (!tor::ensurePrivateDirectory(dataDirectory, QStringLiteral("identity.key"), error))
+    auto stored = tor::loadOrCreateIdentity(dataDirectory, error);
+    if (!stored)
         return false;
-    const QString identityPath = QDir(dataDirectory).filePath(QStringLiteral("identity.key"));
-    if (QFile::exists(identityPath)) {
-        identity_ = tor::OnionIdentity::load(identityPath, error);
-        return identity_.has_value();
-    }
-    identity_ = tor::OnionIdentity::generate();
-    return identity_->save(identityPath, error);
+    identity_ = std::move(stored->identity);
+    return true;
 }
 
 // Tor delivers the service's streams to a unix socket in its own 0700 directory: only our user

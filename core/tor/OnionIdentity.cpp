@@ -100,36 +100,74 @@ std::optional<OnionIdentity> OnionIdentity::load(const QString& path, QString* e
     return identity;
 }
 
-bool OnionIdentity::save(const QString& path, QString* error) const {
+OnionIdentity::SaveResult OnionIdentity::save(const QString& path, QString* error) const {
+    const auto failed = [&](const QString& reason) {
+        *error =
+            QCoreApplication::translate("OnionIdentity", "Cannot write the identity file %1: %2")
+                .arg(path, reason);
+        return SaveResult::Failed;
+    };
     const QFileInfo info(path);
     QDir dir = info.absoluteDir();
     if (!dir.exists()) {
         if (!dir.mkpath(QStringLiteral("."))) {
             *error = QCoreApplication::translate("OnionIdentity", "Cannot create the directory %1")
                          .arg(dir.path());
-            return false;
+            return SaveResult::Failed;
         }
         QFile::setPermissions(dir.path(), QFileDevice::ReadOwner | QFileDevice::WriteOwner |
                                               QFileDevice::ExeOwner);
     }
-    QSaveFile file(path);
+    // Written whole under a name of its own, then given the identity's name only if that is still
+    // free (a rename that never replaces): two programs creating the first identity at once (the
+    // app's first start and `onionvoice-cli id`) each wrote theirs over the other's, and one of
+    // them went on with an address the disk no longer held.
+    ensureSodium();
+    const QString staging =
+        QStringLiteral("%1.new-%2").arg(path, QString::number(randombytes_random(), 16));
+    QSaveFile file(staging);
     if (!file.open(QIODevice::WriteOnly) ||
-        !file.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner)) {
-        *error =
-            QCoreApplication::translate("OnionIdentity", "Cannot write the identity file %1: %2")
-                .arg(path, file.errorString());
-        return false;
-    }
+        !file.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner))
+        return failed(file.errorString());
     file.write(kFileMagic);
     file.write(reinterpret_cast<const char*>(seed_.data()), qint64(seed_.size()));
-    if (!file.commit()) {
-        *error =
-            QCoreApplication::translate("OnionIdentity", "Cannot write the identity file %1: %2")
-                .arg(path, file.errorString());
-        return false;
+    if (!file.commit())
+        return failed(file.errorString());
+    QFile written(staging);
+    if (written.rename(path)) {
+        syncDirectoryEntry(path);
+        return SaveResult::Saved;
     }
-    syncDirectoryEntry(path);
-    return true;
+    written.remove();
+    if (QFile::exists(path)) {
+        *error = QCoreApplication::translate("OnionIdentity",
+                                             "The identity file %1 exists already; it was left "
+                                             "untouched.")
+                     .arg(path);
+        return SaveResult::Exists;
+    }
+    return failed(written.errorString());
+}
+
+std::optional<StoredIdentity> loadOrCreateIdentity(const QString& dataDirectory, QString* error) {
+    if (!ensurePrivateDirectory(dataDirectory, QStringLiteral("identity.key"), error))
+        return std::nullopt;
+    const QString path = QDir(dataDirectory).filePath(QStringLiteral("identity.key"));
+    if (!QFile::exists(path)) {
+        OnionIdentity created = OnionIdentity::generate();
+        switch (created.save(path, error)) {
+        case OnionIdentity::SaveResult::Saved:
+            return StoredIdentity{std::move(created), IdentityOrigin::Created};
+        case OnionIdentity::SaveResult::Failed:
+            return std::nullopt;
+        case OnionIdentity::SaveResult::Exists:
+            break; // another program's, written first: it is the identity
+        }
+    }
+    auto loaded = OnionIdentity::load(path, error);
+    if (!loaded)
+        return std::nullopt;
+    return StoredIdentity{std::move(*loaded), IdentityOrigin::Loaded};
 }
 
 } // namespace onionvoice::tor

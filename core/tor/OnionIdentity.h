@@ -22,8 +22,15 @@ public:
 
     // Reads a seed file written by save(); on failure returns nullopt and sets *error.
     static std::optional<OnionIdentity> load(const QString& path, QString* error);
-    // Writes the seed atomically with mode 0600 (directory created with mode 0700).
-    bool save(const QString& path, QString* error) const;
+    enum class SaveResult {
+        Saved,
+        Exists, // a file is at `path` already: left untouched, nothing written
+        Failed, // see *error
+    };
+    // Writes the seed to a new file at `path`, whole or not at all, mode 0600 (the directory
+    // created with mode 0700), and never over a file already there: an identity replaced is an
+    // address lost for good.
+    SaveResult save(const QString& path, QString* error) const;
 
     // 56 lower-case characters, without ".onion".
     const QString& address() const { return address_; }
@@ -47,5 +54,17 @@ private:
     std::array<std::uint8_t, 32> publicKey_{};
     QString address_;
 };
+
+enum class IdentityOrigin { Loaded, Created };
+
+struct StoredIdentity {
+    OnionIdentity identity;
+    IdentityOrigin origin;
+};
+
+// The identity of a data directory (its identity.key), once the directory has passed its privacy
+// check (ensurePrivateDirectory): loaded, or created when there is none. The app's first start and
+// `onionvoice-cli id` may create it in the same moment: the file written first counts for both.
+std::optional<StoredIdentity> loadOrCreateIdentity(const QString& dataDirectory, QString* error);
 
 } // namespace onionvoice::tor

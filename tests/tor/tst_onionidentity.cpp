@@ -10,8 +10,11 @@
 #include <QTemporaryDir>
 #include <QtTest>
 #include <array>
+#include <atomic>
 #include <sodium.h>
 #include <sys/stat.h>
+#include <thread>
+#include <vector>
 
 using namespace onionvoice::tor;
 
@@ -92,7 +95,8 @@ private slots:
         const QString path = dir.filePath(QStringLiteral("identity/seed"));
         const OnionIdentity identity = OnionIdentity::generate();
         QString error;
-        QVERIFY2(identity.save(path, &error), qPrintable(error));
+        QVERIFY2(identity.save(path, &error) == OnionIdentity::SaveResult::Saved,
+                 qPrintable(error));
         QCOMPARE(QFile::permissions(path), QFileDevice::ReadOwner | QFileDevice::WriteOwner |
                                                QFileDevice::ReadUser | QFileDevice::WriteUser);
         const std::optional<OnionIdentity> loaded = OnionIdentity::load(path, &error);
@@ -109,6 +113,48 @@ private slots:
         QVERIFY(content.startsWith("== onionvoice ed25519 seed v1 ==\n"));
         QCOMPARE(content.size(), qsizetype(33 + OnionIdentity::kSeedSize));
         QVERIFY(!content.contains(identity.address().toLatin1()));
+    }
+
+    // Fault: two programs create the first identity at once (the app's first start and
+    // `onionvoice-cli id`, both having found no file). Each wrote its own over the other's, and
+    // one went on publishing and handing out an address the disk no longer held: from its next
+    // start on, no contact that had been given that address could reach the user.
+    void aSecondIdentityNeverReplacesTheFirst() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("identity.key"));
+        const OnionIdentity first = OnionIdentity::generate();
+        const OnionIdentity second = OnionIdentity::generate();
+        QString error;
+        QCOMPARE(first.save(path, &error), OnionIdentity::SaveResult::Saved);
+        QCOMPARE(second.save(path, &error), OnionIdentity::SaveResult::Exists);
+        QVERIFY2(error.contains(QStringLiteral("left untouched")), qPrintable(error));
+        QCOMPARE(OnionIdentity::load(path, &error)->address(), first.address());
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden),
+                 QStringList{QStringLiteral("identity.key")}); // nothing staged is left behind
+
+        // Programs racing for a fresh directory all end with the identity on disk.
+        for (int round = 0; round < 20; ++round) {
+            QTemporaryDir fresh;
+            std::array<QString, 6> addresses;
+            std::vector<std::thread> racers;
+            std::atomic<int> ready{0};
+            for (std::size_t i = 0; i < addresses.size(); ++i)
+                racers.emplace_back([&, i] {
+                    ++ready;
+                    while (ready.load() < int(addresses.size())) {
+                    }
+                    QString raceError;
+                    if (const auto stored = loadOrCreateIdentity(fresh.path(), &raceError))
+                        addresses[i] = stored->identity.address();
+                });
+            for (std::thread& racer : racers)
+                racer.join();
+            const auto onDisk =
+                OnionIdentity::load(fresh.filePath(QStringLiteral("identity.key")), &error);
+            QVERIFY2(onDisk, qPrintable(error));
+            for (const QString& address : addresses)
+                QCOMPARE(address, onDisk->address());
+        }
     }
 
     // The data directory: made 0700 from the start, our own loose one tightened; a key file that
@@ -131,7 +177,8 @@ private slots:
                                                  QFileDevice::ExeOther));
         QVERIFY2(ensurePrivateDirectory(loose, {}, &error), qPrintable(error));
         QCOMPARE(mode(loose), 0700u);
-        QVERIFY(OnionIdentity::generate().save(fresh + QStringLiteral("/identity.key"), &error));
+        QCOMPARE(OnionIdentity::generate().save(fresh + QStringLiteral("/identity.key"), &error),
+                 OnionIdentity::SaveResult::Saved);
         QVERIFY(ensurePrivateDirectory(fresh, QStringLiteral("identity.key"), &error));
         QVERIFY(QFile::setPermissions(fresh + QStringLiteral("/identity.key"),
                                       QFileDevice::ReadOwner | QFileDevice::WriteOwner |
@@ -160,7 +207,7 @@ private slots:
         QString error;
         QVERIFY2(ensurePrivateDirectory(link, QStringLiteral("identity.key"), &error),
                  qPrintable(error));
-        QVERIFY(OnionIdentity::generate().save(key, &error));
+        QCOMPARE(OnionIdentity::generate().save(key, &error), OnionIdentity::SaveResult::Saved);
         QVERIFY2(ensurePrivateDirectory(link, QStringLiteral("identity.key"), &error),
                  qPrintable(error));
 

@@ -530,13 +530,17 @@
         <translation>Die Identitätsdatei %1 ist keine OnionVoice-Identität (falsche Größe oder Kopfzeile); sie wurde nicht verändert.</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+25"/>
         <source>Cannot create the directory %1</source>
         <translation>Das Verzeichnis %1 kann nicht angelegt werden</translation>
     </message>
     <message>
-        <location line="+11"/>
-        <location line="+8"/>
+        <location line="+29"/>
+        <source>The identity file %1 exists already; it was left untouched.</source>
+        <translation>Die Identitätsdatei %1 existiert bereits; sie wurde nicht verändert.</translation>
+    </message>
+    <message>
+        <location line="-37"/>
         <source>Cannot write the identity file %1: %2</source>
         <translation>Die Identitätsdatei %1 kann nicht geschrieben werden: %2</translation>
     </message>
@@ -687,7 +691,7 @@
 <context>
     <name>ServiceHost</name>
     <message>
-        <location filename="../../core/call/ServiceHost.cpp" line="+45"/>
+        <location filename="../../core/call/ServiceHost.cpp" line="+41"/>
         <source>Cannot listen on 127.0.0.1: %1</source>
         <translation>Auf 127.0.0.1 kann nicht gelauscht werden: %1</translation>
     </message>
