@@ -295,7 +295,7 @@ bool CallEngine::activate() {
     return true;
 }
 
-void CallEngine::onRecord(std::uint8_t slot, const QByteArray& record) {
+void CallEngine::onRecord(std::uint8_t slot, const QByteArray& record, const net::OnionLink* from) {
     if (!call_ || call_->state == CallState::Ended || slot >= multipath::kMaxLinks)
         return;
     ++call_->counters[slot].received;
@@ -318,7 +318,7 @@ void CallEngine::onRecord(std::uint8_t slot, const QByteArray& record) {
                 return;
             }
         }
-        switch (call_->receiveSealed(slot, record)) {
+        switch (call_->receiveSealed(slot, record, from)) {
         case CallSession::Received::HangUp:
             end(EndReason::HungUpByPeer);
             break;
@@ -350,8 +350,8 @@ void CallEngine::onRecord(std::uint8_t slot, const QByteArray& record) {
         end(EndReason::ProtocolError);
         return;
     }
-    call_->closeSlot(slot, decoded.error.isEmpty() ? QStringLiteral("unexpected message")
-                                                   : decoded.error);
+    call_->closeSlot(
+        slot, decoded.error.isEmpty() ? QStringLiteral("unexpected message") : decoded.error, from);
 }
 
 void CallEngine::tick() {

@@ -155,7 +155,8 @@ private:
     RelinkRescue::CallLinks callLinks() const;
     void purgeIfCallStillWorks();
     void onTorControlReady();
-    void onRecord(std::uint8_t slot, const QByteArray& record);
+    // A record on `slot`, from `from` (an incoming call's link; nullptr for the pool's slot link).
+    void onRecord(std::uint8_t slot, const QByteArray& record, const net::OnionLink* from);
     void onCallerHandshake(const HandshakeMessage& message);
 
     bool activate();

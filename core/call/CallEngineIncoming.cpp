@@ -167,11 +167,7 @@ void CallEngine::attachIncoming(net::OnionLink* link, std::uint8_t slot) {
 
 void CallEngine::connectIncoming(net::OnionLink* link, std::uint8_t slot) {
     connect(link, &net::OnionLink::recordReceived, this,
-            [this, slot, link](const QByteArray& record) {
-                if (call_)
-                    call_->recordOn(slot, link);
-                onRecord(slot, record);
-            });
+            [this, slot, link](const QByteArray& record) { onRecord(slot, record, link); });
     connect(link, &net::OnionLink::failed, this, [this, slot, link](net::OnionLink::Failure why) {
         if (why == net::OnionLink::Failure::SendBacklog)
             ++refusals_.linksStalled;

@@ -66,7 +66,9 @@ void CallEngine::dial(const QString& address) {
         this);
     connect(call_->pool, &net::LinkPool::linkUp, this, &CallEngine::onPoolLinkUp);
     connect(call_->pool, &net::LinkPool::linkDown, this, &CallEngine::onPoolLinkDown);
-    connect(call_->pool, &net::LinkPool::recordReceived, this, &CallEngine::onRecord);
+    connect(
+        call_->pool, &net::LinkPool::recordReceived, this,
+        [this](std::uint8_t slot, const QByteArray& record) { onRecord(slot, record, nullptr); });
     connect(call_->pool, &net::LinkPool::attemptSlow, this, &CallEngine::onPoolAttemptSlow);
     relinkRescue_.startCall();
     const auto contact = contacts_.find(check.address);

@@ -118,7 +118,12 @@ void CallSession::sendSealed(std::uint8_t slot, const multipath::RecordBytes& pl
     sendOnSlot(slot, sealer->seal(plain));
 }
 
-void CallSession::closeSlot(std::uint8_t slot, const QString& reason) {
+void CallSession::closeSlot(std::uint8_t slot, const QString& reason, const net::OnionLink* from) {
+    if (from && from == standby[slot]) {
+        qCInfo(lcCall) << "closing the standby link of slot" << slot << ":" << reason;
+        discard(std::exchange(standby[slot], nullptr));
+        return;
+    }
     qCInfo(lcCall) << "closing link" << slot << ":" << reason;
     if (pool) {
         pool->replace(slot); // reports the old link down (slotLost) and dials a new one
@@ -202,15 +207,20 @@ bool CallSession::peerSilentFor(std::chrono::milliseconds limit) const {
     return SleepCountingClock::now() - lastAuthenticated > limit;
 }
 
-CallSession::Received CallSession::receiveSealed(std::uint8_t slot, const QByteArray& record) {
-    if (slotStates[slot] != SlotState::Up)
-        return Received::Ignored; // not (yet) part of the call
+CallSession::Received CallSession::receiveSealed(std::uint8_t slot, const QByteArray& record,
+                                                 const net::OnionLink* from) {
+    // A down slot is not (yet) part of the call, unless the record comes on its link or standby,
+    // which it revives if the record opens (recordOn). Before, the standby took the slot before
+    // the record was opened, and one that did not open closed both of the slot's links.
+    const bool mayRevive = from && endpoint && (from == links[slot] || from == standby[slot]);
+    if (slotStates[slot] != SlotState::Up && !mayRevive)
+        return Received::Ignored;
     const double perMinute = kRecordRateFactor * 60000.0 / std::max(1, int(agreed.packetMs));
     if (!recordBudget[slot].take(std::chrono::duration_cast<Millis>(now()), perMinute,
                                  kRecordBurst))
         return Received::OverRate;
     if (record.size() != qsizetype(multipath::kRecordSize)) {
-        closeSlot(slot, QStringLiteral("record of the wrong size"));
+        closeSlot(slot, QStringLiteral("record of the wrong size"), from);
         return Received::Rejected;
     }
     multipath::RecordBytes plain{};
@@ -221,9 +231,10 @@ CallSession::Received CallSession::receiveSealed(std::uint8_t slot, const QByteA
         ++rejected;
         if (outcome != RecordOpener::Outcome::Forged)
             return Received::Replayed; // counted, not logged: the peer could fill the log
-        closeSlot(slot, QStringLiteral("forged record"));
+        closeSlot(slot, QStringLiteral("forged record"), from);
         return Received::Rejected;
     }
+    recordOn(slot, from);
     lastAuthenticated = SleepCountingClock::now();
     silence.heard(slot, now());
     if (decodeControl(plain) == ControlCode::HangUp)
@@ -233,7 +244,7 @@ CallSession::Received CallSession::receiveSealed(std::uint8_t slot, const QByteA
     const auto error = endpoint->receive(t, slot, plain, frames);
     if (error != multipath::RecordError::None) {
         ++rejected;
-        closeSlot(slot, QString::fromLatin1(multipath::describe(error).data()));
+        closeSlot(slot, QString::fromLatin1(multipath::describe(error).data()), from);
         return Received::Rejected;
     }
     const std::int64_t arrivalMs = multipath::toWholeMillis(t);

@@ -55,7 +55,9 @@ public:
     bool slotOpen(std::uint8_t slot) const;
     void sendOnSlot(std::uint8_t slot, std::span<const std::uint8_t> bytes);
     void sendSealed(std::uint8_t slot, const multipath::RecordBytes& plain);
-    void closeSlot(std::uint8_t slot, const QString& reason);
+    // Closes the slot's link (an outgoing call's pool dials a new one), or, when `from` is the link
+    // standing by in the slot, that link alone: the slot's own link carries the caller's records.
+    void closeSlot(std::uint8_t slot, const QString& reason, const net::OnionLink* from = nullptr);
     void slotLost(std::uint8_t slot);
     // The slot's link joined the call: it counts as heard from now.
     void slotUp(std::uint8_t slot);
@@ -78,9 +80,9 @@ public:
     // A Join for a slot that has a link: `link` takes the slot, the old one stands by (one at a
     // time: an older standby closes).
     void joinBesideCurrent(std::uint8_t slot, net::OnionLink* link);
-    // A record came on `link`: if it stands by in its slot, the caller kept it, and it becomes
-    // the slot's link again (the other stands by until it closes); a standby that followed a
-    // closed link (linkClosed) is up again.
+    // A genuine record came on `link` (it opened): if it stands by in its slot, the caller kept
+    // it, and it becomes the slot's link again (the other stands by until it closes); a standby
+    // that followed a closed link (linkClosed) is up again.
     void recordOn(std::uint8_t slot, const net::OnionLink* link);
     // `link` closed: a standby leaves the call. The slot's link is followed by its standby, and
     // the slot is down until the caller's records come on it (recordOn): it may be the link the
@@ -94,7 +96,10 @@ public:
     // Opens a record from an Up slot, hands its frames to the audio; closes the slot on a forged
     // or malformed record. Records beyond a few times the agreed rate of a link are dropped
     // unopened, so a peer cannot make us spend without bound.
-    Received receiveSealed(std::uint8_t slot, const QByteArray& record);
+    // `from` is the incoming call's link the record came on (nullptr: the slot's one link). A
+    // record that does not open (forged, the wrong size) on a link standing by closes that link
+    // alone, and only a record that opens makes it the slot's link (recordOn).
+    Received receiveSealed(std::uint8_t slot, const QByteArray& record, const net::OnionLink* from);
     void sendPacket(std::uint32_t sequence, const QByteArray& packet);
     // Starts the interval the next statistics snapshot covers (its per-interval figures).
     void startSnapshotInterval();

@@ -11,6 +11,7 @@
 #include <QSignalSpy>
 #include <QTest>
 #include <array>
+#include <sodium.h>
 
 using namespace onionvoice;
 using namespace onionvoice::call;
@@ -305,6 +306,53 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(linksUp(), 3, 10000);
         QCOMPARE(bob.engine->callState(), CallState::Active);
         a1.sendRecord(sealer.seal(encodeControl(ControlCode::HangUp)));
+        QTRY_COMPARE_WITH_TIMEOUT(bob.endReason(), EndReason::HungUpByPeer, 10000);
+        waitIdle({"bob"});
+    }
+
+    // Fault: a record that does not open came on the link standing by in its slot (the caller's
+    // slow attempt, or one it replaced). The standby took the slot before the record was opened,
+    // and the slot closed with both of its links, the one carrying the caller's audio too. Now
+    // only the link the record came on closes, and a standby takes the slot only with a record
+    // that opens.
+    void aBadRecordOnAStandbyClosesThatLinkAlone() {
+        Party& bob = party("bob");
+        std::array<std::unique_ptr<net::OnionLink>, 3> links; // the control link, A and B of slot 1
+        std::optional<CallKeys> keys;
+        callBobAsCarol(links, 70, keys);
+        if (!keys)
+            return;
+        RecordSealer sealer(keys->send);
+        multipath::MultipathEndpoint endpoint({}, multipath::makePolicy("simple"));
+        endpoint.linkUp(0);
+        std::uint32_t seq = 0;
+        const auto sendAudio = [&](net::OnionLink& link) {
+            const multipath::Frame f{seq, std::vector<std::uint8_t>(100, std::uint8_t(seq))};
+            link.sendRecord(sealer.seal(
+                endpoint.sendPacket(multipath::Millis(40 * seq), std::span(&f, 1)).front().bytes));
+            ++seq;
+            QTRY_VERIFY_WITH_TIMEOUT(
+                !bob.statistics->isEmpty() && bob.lastStatistics().framesReceived >= seq, 10000);
+        };
+        net::OnionLink& a = *links[1];
+        net::OnionLink& b = *links[2];
+        QSignalSpy aClosed(&a, &net::OnionLink::failed);
+        QSignalSpy bClosed(&b, &net::OnionLink::failed);
+        for (net::OnionLink* attempt : {&a, &b}) { // B's Join puts A on standby
+            attempt->sendRecord(encodeHandshake(makeJoin(*keys, 1)));
+            sendAudio(*attempt);
+        }
+        sendAudio(b);
+        std::vector<std::uint8_t> garbage(multipath::kRecordSize);
+        randombytes_buf(garbage.data(), garbage.size());
+        a.sendRecord(garbage);
+        QTRY_VERIFY_WITH_TIMEOUT(!aClosed.isEmpty(), 10000);
+        for (int i = 0; i < 5; ++i)
+            sendAudio(b);
+        QVERIFY2(bClosed.isEmpty(), "the slot's own link closed for what came on its standby");
+        QCOMPARE(bob.lastStatistics().links.value(1).state, SlotState::Up);
+        QCOMPARE(bob.engine->callState(), CallState::Active);
+        b.sendRecord(sealer.seal(encodeControl(ControlCode::HangUp)));
         QTRY_COMPARE_WITH_TIMEOUT(bob.endReason(), EndReason::HungUpByPeer, 10000);
         waitIdle({"bob"});
     }
