@@ -5,6 +5,7 @@
 #include "PrivateFile.h"
 
 #include <QCoreApplication>
+#include <QDateTime>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -16,6 +17,20 @@ namespace onionvoice::tor {
 namespace {
 
 const QByteArray kFileMagic = QByteArrayLiteral("== onionvoice ed25519 seed v1 ==\n");
+
+constexpr QLatin1String kStagingInfix(".new-");
+
+// A creator that died between writing its staging file and renaming it left a seed there; a live
+// creator's staging file lasts milliseconds, so one a minute old is such a leftover.
+void removeStaleStaging(const QString& path) {
+    const QFileInfo identity(path);
+    const QDateTime old = QDateTime::currentDateTime().addSecs(-60);
+    const QFileInfoList staged = identity.absoluteDir().entryInfoList(
+        {identity.fileName() + kStagingInfix + u'*'}, QDir::Files | QDir::Hidden | QDir::System);
+    for (const QFileInfo& leftover : staged)
+        if (leftover.lastModified() < old)
+            QFile::remove(leftover.absoluteFilePath());
+}
 
 void ensureSodium() {
     if (sodium_init() < 0)
@@ -119,12 +134,12 @@ OnionIdentity::SaveResult OnionIdentity::save(const QString& path, QString* erro
                                               QFileDevice::ExeOwner);
     }
     // Written whole under a name of its own, then given the identity's name only if that is still
-    // free (a rename that never replaces): two programs creating the first identity at once (the
-    // app's first start and `onionvoice-cli id`) each wrote theirs over the other's, and one of
-    // them went on with an address the disk no longer held.
+    // free: two programs creating the first identity at once (the app's first start and
+    // `onionvoice-cli id`) each wrote theirs over the other's, and one of them went on with an
+    // address the disk no longer held.
+    removeStaleStaging(path);
     ensureSodium();
-    const QString staging =
-        QStringLiteral("%1.new-%2").arg(path, QString::number(randombytes_random(), 16));
+    const QString staging = path + kStagingInfix + QString::number(randombytes_random(), 16);
     QSaveFile file(staging);
     if (!file.open(QIODevice::WriteOnly) ||
         !file.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner))
@@ -133,20 +148,20 @@ OnionIdentity::SaveResult OnionIdentity::save(const QString& path, QString* erro
     file.write(reinterpret_cast<const char*>(seed_.data()), qint64(seed_.size()));
     if (!file.commit())
         return failed(file.errorString());
-    QFile written(staging);
-    if (written.rename(path)) {
+    QString reason;
+    const NameClaim claim = renameWithoutReplacing(staging, path, &reason);
+    if (claim == NameClaim::Claimed) {
         syncDirectoryEntry(path);
         return SaveResult::Saved;
     }
-    written.remove();
-    if (QFile::exists(path)) {
-        *error = QCoreApplication::translate("OnionIdentity",
-                                             "The identity file %1 exists already; it was left "
-                                             "untouched.")
-                     .arg(path);
-        return SaveResult::Exists;
-    }
-    return failed(written.errorString());
+    QFile::remove(staging);
+    if (claim == NameClaim::Failed)
+        return failed(reason);
+    *error = QCoreApplication::translate("OnionIdentity",
+                                         "The identity file %1 exists already; it was left "
+                                         "untouched.")
+                 .arg(path);
+    return SaveResult::Exists;
 }
 
 std::optional<StoredIdentity> loadOrCreateIdentity(const QString& dataDirectory, QString* error) {

@@ -7,6 +7,8 @@
 #include <QFileInfo>
 #include <QSaveFile>
 #include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -33,6 +35,28 @@ private:
 };
 
 } // namespace
+
+NameClaim renameWithoutReplacing(const QString& from, const QString& to, QString* error) {
+    const QByteArray source = QFile::encodeName(from);
+    const QByteArray target = QFile::encodeName(to);
+    const auto outcome = [&](int err) {
+        if (err == EEXIST)
+            return NameClaim::Taken;
+        *error = QString::fromLocal8Bit(std::strerror(err));
+        return NameClaim::Failed;
+    };
+#ifdef RENAME_NOREPLACE
+    if (::renameat2(AT_FDCWD, source.constData(), AT_FDCWD, target.constData(), RENAME_NOREPLACE) ==
+        0)
+        return NameClaim::Claimed;
+    if (errno != EINVAL && errno != ENOSYS) // not: this filesystem cannot
+        return outcome(errno);
+#endif
+    if (::link(source.constData(), target.constData()) != 0)
+        return outcome(errno);
+    ::unlink(source.constData());
+    return NameClaim::Claimed;
+}
 
 bool writePrivateFile(const QString& path, const QByteArray& content, QString* error) {
     QSaveFile file(path);

@@ -18,6 +18,16 @@ bool writePrivateFile(const QString& path, const QByteArray& content, QString* e
 // every contact). A failure is logged only: the file itself is complete and in place.
 void syncDirectoryEntry(const QString& path);
 
+enum class NameClaim {
+    Claimed, // `from` has the name `to` now
+    Taken,   // a file has the name `to` already: both are left as they are
+    Failed,  // see *error
+};
+// Renames `from` to `to` unless a file has that name: never replaces one, whatever the filesystem
+// (renameat2 with RENAME_NOREPLACE, else a hard link; QFile::rename checks first and then copies
+// over a file that appeared in between).
+NameClaim renameWithoutReplacing(const QString& from, const QString& to, QString* error);
+
 // Creates the directory with mode 0700 if it does not exist, and makes our own existing one 0700.
 // Returns false with a reason when it belongs to another user (or is no directory), or when
 // `file` inside it (if given and present) belongs to another user or is open to group or others:

@@ -4,13 +4,14 @@
 #include "tor/PrivateFile.h"
 
 #include <QCryptographicHash>
+#include <QDateTime>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QTemporaryDir>
 #include <QtTest>
 #include <array>
-#include <atomic>
+#include <latch>
 #include <sodium.h>
 #include <sys/stat.h>
 #include <thread>
@@ -137,12 +138,10 @@ private slots:
             QTemporaryDir fresh;
             std::array<QString, 6> addresses;
             std::vector<std::thread> racers;
-            std::atomic<int> ready{0};
+            std::latch start(std::ptrdiff_t(addresses.size()));
             for (std::size_t i = 0; i < addresses.size(); ++i)
                 racers.emplace_back([&, i] {
-                    ++ready;
-                    while (ready.load() < int(addresses.size())) {
-                    }
+                    start.arrive_and_wait();
                     QString raceError;
                     if (const auto stored = loadOrCreateIdentity(fresh.path(), &raceError))
                         addresses[i] = stored->identity.address();
@@ -155,6 +154,30 @@ private slots:
             for (const QString& address : addresses)
                 QCOMPARE(address, onDisk->address());
         }
+    }
+
+    // A creator that died between writing its staging file and renaming it left a seed behind:
+    // the next creation removes it once it is a minute old, and leaves a live creator's alone.
+    void aDeadCreatorsStagedSeedIsRemoved() {
+        QTemporaryDir dir;
+        const QString dead = dir.filePath(QStringLiteral("identity.key.new-dead"));
+        const QString live = dir.filePath(QStringLiteral("identity.key.new-live"));
+        for (const QString& staged : {dead, live}) {
+            QFile file(staged);
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            file.write("== onionvoice ed25519 seed v1 ==\n");
+        }
+        QFile deadFile(dead);
+        QVERIFY(deadFile.open(QIODevice::ReadWrite));
+        QVERIFY(deadFile.setFileTime(QDateTime::currentDateTime().addSecs(-120),
+                                     QFileDevice::FileModificationTime));
+        deadFile.close();
+        QString error;
+        const auto stored = loadOrCreateIdentity(dir.path(), &error);
+        QVERIFY2(stored, qPrintable(error));
+        QCOMPARE(stored->origin, IdentityOrigin::Created);
+        QVERIFY(!QFile::exists(dead));
+        QVERIFY(QFile::exists(live));
     }
 
     // The data directory: made 0700 from the start, our own loose one tightened; a key file that
