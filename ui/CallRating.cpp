@@ -92,8 +92,10 @@ QString CallJudgement::diagnose(const call::CallStatistics& s, const CallProgres
             .arg(s.recentLossPct, 0, 'f', 1)
             .arg(s.networkDelayP99Ms, 0, 'f', 0);
     // Our own speaker played silence the engine had not refilled in time: clicks and dropouts
-    // that no network figure shows, and that better links would not cure.
-    if (const auto starved = s.speakerStarved - twoSecondsAgo.speakerStarved; starved.count() > 0)
+    // that no network figure shows, and that better links would not cure. Under a frame of it
+    // is a device asking for its first samples a little early, not a computer falling behind.
+    if (const auto starved = s.speakerStarved - twoSecondsAgo.speakerStarved;
+        starved >= RatingThresholds::kStarvedSpeaker)
         return tr("This computer: the speaker ran dry for %L1 ms in the last two seconds, since "
                   "OnionVoice fell behind; other programs may be keeping the computer busy.")
             .arg(starved.count());

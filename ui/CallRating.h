@@ -14,6 +14,7 @@
 
 #include <QColor>
 #include <QCoreApplication>
+#include <chrono>
 
 namespace onionvoice::ui {
 
@@ -26,6 +27,8 @@ struct RatingThresholds {
     static constexpr double kHealthyDelayMs = 60;
     static constexpr double kSlowDelayMs = 150;
     static constexpr double kDelayBudgetMs = 360; // one-way, 40 ms packets (ARCHITECTURE.md)
+    // Silence our speaker played for want of audio, over two seconds: one 20 ms frame.
+    static constexpr std::chrono::milliseconds kStarvedSpeaker{20};
 };
 
 CallRating rateCall(const call::CallStatistics& statistics);

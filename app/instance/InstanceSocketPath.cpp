@@ -4,6 +4,7 @@
 // (tst_instanceguard aLongDataDirectoryNeverListensWhereAnotherUserCan).
 #include "InstanceSocketPath.h"
 
+#include <QCoreApplication>
 #include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
@@ -66,7 +67,8 @@ InstanceSocketPath resolveInstanceSocketPath(const QString& absoluteDataDirector
         return {{}, SocketPathText::notPrivate(own)};
     return {own + name, {}};
 #else
-    // A named pipe: no short path limit, and the server's pipe admits this user only.
+    // A named pipe (no short path limit). Its name is global to the machine and nothing checks
+    // who created it: not run on Windows yet (README, "Install").
     return {inDataDir, {}};
 #endif
 }

@@ -3,7 +3,6 @@
 // contact's access key.
 #pragma once
 
-#include <QCoreApplication>
 #include <QString>
 
 namespace onionvoice::app {

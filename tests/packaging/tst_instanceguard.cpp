@@ -38,8 +38,10 @@ public:
         , oldRuntime_(qgetenv("XDG_RUNTIME_DIR")) {
         qputenv("TMPDIR", QFile::encodeName(shared));
         qunsetenv("XDG_RUNTIME_DIR");
+        // Qt's name for it; a user without a passwd entry gets "runtime-" alone.
+        const passwd* user = ::getpwuid(::geteuid());
         QFile blocker(shared + QStringLiteral("/runtime-") +
-                      QString::fromLocal8Bit(::getpwuid(::geteuid())->pw_name));
+                      QString::fromLocal8Bit(user ? user->pw_name : ""));
         if (!blocker.open(QIODevice::WriteOnly))
             qFatal("cannot create %s", qPrintable(blocker.fileName()));
     }
@@ -286,17 +288,32 @@ private slots:
         QVERIFY(socketDir.absoluteFilePath() != QFileInfo(shared.path()).absoluteFilePath());
     }
 
-    // A directory of ours under the temporary directory that others may enter is not used.
+    // A directory of ours under the temporary directory that others may enter is not used, nor
+    // a link there to a private directory of ours (its maker could point it elsewhere later).
+    void aSharedSocketDirectoryThatIsNotPrivateIsRefused_data() {
+        QTest::addColumn<bool>("link");
+        QTest::newRow("open to others") << false;
+        QTest::newRow("a link to a private directory") << true;
+    }
     void aSharedSocketDirectoryThatIsNotPrivateIsRefused() {
+        QFETCH(bool, link);
         QTemporaryDir dataParent;
         const QString deep = dataParent.filePath(QString(120, QLatin1Char('d')));
+        QTemporaryDir privateTarget;
         QTemporaryDir shared;
         const SharedTempWithoutRuntime env(shared.path());
         const QString own = shared.filePath(QStringLiteral("onionvoice-%1").arg(::geteuid()));
-        QVERIFY(QDir().mkdir(own));
-        QVERIFY(QFile::setPermissions(own, QFileDevice::ReadOwner | QFileDevice::WriteOwner |
-                                               QFileDevice::ExeOwner | QFileDevice::ReadOther |
-                                               QFileDevice::WriteOther | QFileDevice::ExeOther));
+        if (link) {
+            QVERIFY(QFile::setPermissions(privateTarget.path(), QFileDevice::ReadOwner |
+                                                                    QFileDevice::WriteOwner |
+                                                                    QFileDevice::ExeOwner));
+            QVERIFY(QFile::link(privateTarget.path(), own));
+        } else {
+            QVERIFY(QDir().mkdir(own));
+            QVERIFY(QFile::setPermissions(
+                own, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner |
+                         QFileDevice::ReadOther | QFileDevice::WriteOther | QFileDevice::ExeOther));
+        }
         InstanceGuard guard(deep);
         QCOMPARE(guard.claim({}), InstanceGuard::Role::Failed);
         QVERIFY2(guard.errorString().contains(own), qPrintable(guard.errorString()));

@@ -255,6 +255,8 @@ private slots:
         QVERIFY2(now.startsWith("This computer") && now.contains("40 ms"), qPrintable(now));
         QVERIFY(CallJudgement::diagnose(s, {.framesReceived = 400, .speakerStarved = 140ms})
                     .contains("no trouble")); // starved earlier in the call, not now
+        QVERIFY(CallJudgement::diagnose(s, {.framesReceived = 400, .speakerStarved = 130ms})
+                    .contains("no trouble")); // under a frame
         s.recentLossPct = 10;                 // the network's trouble is named first
         QVERIFY(CallJudgement::diagnose(s, {.framesReceived = 400, .speakerStarved = 100ms})
                     .startsWith("Network"));
