@@ -89,6 +89,7 @@ CallWindow::CallWindow(QWidget* parent)
 }
 
 void CallWindow::setPeer(const QString& name, const QString& address) {
+    peerAddress_ = address;
     peer_->setText(name.isEmpty() ? shortAddress(address) : name);
     peer_->setToolTip(groupedAddress(address));
     setWindowTitle(tr("Call with %1 — OnionVoice").arg(peer_->text()));

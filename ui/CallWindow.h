@@ -23,6 +23,8 @@ public:
     explicit CallWindow(QWidget* parent = nullptr);
 
     void setPeer(const QString& name, const QString& address);
+    // The address of the call the window shows (or showed last).
+    QString peerAddress() const { return peerAddress_; }
     void setDevices(const QString& description);
     void setPreset(const QString& preset);
     // A call state after Ended (or the first one) starts a new call: the window is cleared and
@@ -59,6 +61,7 @@ private:
     QElapsedTimer activeFor_;
     QTimer durationTimer_;
     call::CallState callState_ = call::CallState::Idle;
+    QString peerAddress_;
 };
 
 } // namespace onionvoice::ui

@@ -82,7 +82,11 @@ IncomingCallDialog::IncomingCallDialog(QWidget* parent)
 void IncomingCallDialog::setCaller(const QString& displayName, const QString& verifiedAddress,
                                    bool isContact) {
     address_ = verifiedAddress;
-    name_->setText(isContact && !displayName.isEmpty() ? displayName : tr("Unknown caller"));
+    // A contact added from a bare ID has no name, and is still not a stranger: "Unknown caller"
+    // made a friend's call look like a stranger's while the user chose whether to answer or block.
+    name_->setText(!isContact              ? tr("Unknown caller")
+                   : displayName.isEmpty() ? tr("A contact without a name")
+                                           : displayName);
     addressLabel_->setText(tr("verified ID: %1").arg(shortAddress(verifiedAddress)));
     addressLabel_->setToolTip(groupedAddress(verifiedAddress));
 }

@@ -256,7 +256,10 @@ void MainWindow::onCallState(call::CallState state, const QString& peer, call::E
     const QString detail = state == call::CallState::Ended && reason == call::EndReason::AudioFailed
                                ? lastError_
                                : QString();
-    if (callWindow_ && ours)
+    // An end is the window's only when it ends the call the window shows: a stranger's ring that
+    // ended unanswered was written over the last call's end, its reason and an audio error's hint.
+    if (callWindow_ && ours &&
+        (state != call::CallState::Ended || callWindow_->peerAddress() == peer))
         callWindow_->setCallState(state, reason, detail);
     if (state == call::CallState::Ended) {
         dialled_.clear();
@@ -301,9 +304,10 @@ void MainWindow::onIncomingCall(const QString& peer, const QString& displayName,
     ring(true);
     if (!focused)
         notifier_->notify(tr("Incoming call"),
-                          contact && !displayName.isEmpty()
-                              ? displayName
-                              : tr("Unknown caller %1").arg(shortAddress(peer)));
+                          !contact ? tr("Unknown caller %1").arg(shortAddress(peer))
+                          : displayName.isEmpty()
+                              ? tr("A contact without a name %1").arg(shortAddress(peer))
+                              : displayName);
 }
 
 void MainWindow::blockCaller(const QString& address) {

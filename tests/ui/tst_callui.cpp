@@ -504,6 +504,34 @@ private slots:
         QVERIFY(!window.statusBar()->currentMessage().contains(error));
     }
 
+    // Fault: after a call had ended, a stranger rang and the ring ended unanswered: its end was
+    // written into the ended call's window ("the caller hung up before the call was answered"),
+    // and the audio error that was the only hint of what to fix was wiped.
+    void anotherRingsEndLeavesTheLastCallsWindowAlone() {
+        ui::MainWindow window(host_.get());
+        emitState(call::CallState::Dialing, alice_.address);
+        emitState(call::CallState::Active, alice_.address);
+        const QString error = QStringLiteral("The microphone stopped working.");
+        emit host_->errorOccurred(error);
+        emitState(call::CallState::Ended, alice_.address, call::EndReason::AudioFailed);
+        ui::CallWindow* callWindow = window.callWindow();
+        QVERIFY(callWindow);
+        const QString ended = stateText(callWindow);
+        const QString title = callWindow->windowTitle();
+        auto* detail = find<QLabel>(callWindow, "callEndDetail");
+        QCOMPARE(detail->text(), error);
+
+        emitState(call::CallState::Ringing, bob_.address);
+        emit host_->incomingCall(bob_.address, bob_.displayName);
+        QTRY_VERIFY(window.incomingCallDialog() && window.incomingCallDialog()->isVisible());
+        emitState(call::CallState::Ended, bob_.address, call::EndReason::Cancelled);
+        QCOMPARE(stateText(callWindow), ended);
+        QVERIFY(detail->isVisible());
+        QCOMPARE(detail->text(), error);
+        QCOMPARE(callWindow->windowTitle(), title);
+        callWindow->close();
+    }
+
     // Fault: a machine without a microphone rang the peer, and the call ended the moment they
     // answered. The engine refuses the dial before anything rings (this one has no tor either:
     // the microphone is what it names), and the window says so at once.

@@ -42,6 +42,8 @@ private:
     const contacts::Contact blocked_{
         testAddress(2),      QStringLiteral("Mallory"), added_, true, true,
         QByteArray(32, 'i'), QByteArray(32, 'o')};
+    // Added from a bare ID or a shared link, which carry no name.
+    const contacts::Contact nameless_{testAddress(3), QString(), added_, false, false, {}, {}};
 
 private slots:
     void initTestCase() {
@@ -53,6 +55,7 @@ private slots:
         book.load();
         QVERIFY(book.add(hostile_, &error));
         QVERIFY(book.add(blocked_, &error));
+        QVERIFY(book.add(nameless_, &error));
         QVERIFY2(book.save(&error), qPrintable(error));
 
         host_ = std::make_unique<ui::EngineHost>();
@@ -63,7 +66,7 @@ private slots:
         host_->start(config);
         QTRY_COMPARE(host_->phase(), ui::EngineHost::Phase::Running);
         QTRY_COMPARE(contactsChanged.size(), 1);
-        QCOMPARE(host_->contacts().size(), 2);
+        QCOMPARE(host_->contacts().size(), 3);
     }
 
     void cleanupTestCase() {
@@ -97,6 +100,27 @@ private slots:
         QCOMPARE(peer->text(), kHostileName);
         QVERIFY(window.callWindow()->windowTitle().contains(kHostileName));
         window.callWindow()->close();
+    }
+
+    // Fault: a contact saved without a name called, and the prompt and the notification said
+    // "Unknown caller", as for a stranger, while the user chose whether to answer or to block.
+    void aContactWithoutANameIsNoStranger() {
+        ui::MainWindow window(host_.get());
+        notifications_->shown.clear();
+        emit host_->incomingCall(nameless_.address, QString());
+        QTRY_VERIFY(window.incomingCallDialog() && window.incomingCallDialog()->isVisible());
+        auto* caller = find<QLabel>(window.incomingCallDialog(), "incomingCaller");
+        QCOMPARE(caller->text(), QStringLiteral("A contact without a name"));
+        QTRY_COMPARE(notifications_->shown.size(), 1);
+        QVERIFY2(notifications_->shown.first().second.startsWith(
+                     QStringLiteral("A contact without a name")),
+                 qPrintable(notifications_->shown.first().second));
+
+        emit host_->incomingCall(testAddress(4), QString()); // a stranger's, for contrast
+        QCOMPARE(caller->text(), QStringLiteral("Unknown caller"));
+        QTRY_COMPARE(notifications_->shown.size(), 2);
+        QVERIFY(notifications_->shown.last().second.startsWith(QStringLiteral("Unknown caller")));
+        window.incomingCallDialog()->dismiss();
     }
 
     // Fault: a zero-width space pasted into the rename dialog. The book refuses the name, and the

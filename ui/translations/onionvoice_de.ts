@@ -138,7 +138,7 @@
         <translation>Netz: Frames kommen zu spät oder gehen verloren (%1 % zu spät oder verloren, p99 %2 ms).</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+8"/>
         <source>This computer: the speaker ran dry for %L1 ms in the last two seconds, since OnionVoice fell behind; other programs may be keeping the computer busy.</source>
         <translation>Dieser Computer: Dem Lautsprecher ging in den letzten zwei Sekunden %L1 ms lang der Ton aus, weil OnionVoice nicht nachkam; womöglich lasten andere Programme den Computer aus.</translation>
     </message>
@@ -479,7 +479,7 @@
 <context>
     <name>InstanceSocketPath</name>
     <message>
-        <location filename="../../app/instance/InstanceSocketPath.cpp" line="+25"/>
+        <location filename="../../app/instance/InstanceSocketPath.cpp" line="+26"/>
         <source>%1 is not a private directory of this user (it must be yours, with mode 0700): the socket that later starts of OnionVoice hand their links to is not put there. Remove it, or set XDG_RUNTIME_DIR, or use a shorter data directory.</source>
         <translation>%1 ist kein privates Verzeichnis dieses Benutzers (es muss Ihnen gehören, mit Modus 0700): Der Socket, an den spätere Starts von OnionVoice ihre Links übergeben, wird dort nicht angelegt. Entfernen Sie es, setzen Sie XDG_RUNTIME_DIR oder wählen Sie ein kürzeres Datenverzeichnis.</translation>
     </message>
@@ -520,7 +520,7 @@
 <context>
     <name>OnionIdentity</name>
     <message>
-        <location filename="../../core/tor/OnionIdentity.cpp" line="+81"/>
+        <location filename="../../core/tor/OnionIdentity.cpp" line="+96"/>
         <source>Cannot read the identity file %1: %2</source>
         <translation>Die Identitätsdatei %1 kann nicht gelesen werden: %2</translation>
     </message>
@@ -535,12 +535,12 @@
         <translation>Das Verzeichnis %1 kann nicht angelegt werden</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+31"/>
         <source>The identity file %1 exists already; it was left untouched.</source>
         <translation>Die Identitätsdatei %1 existiert bereits; sie wurde nicht verändert.</translation>
     </message>
     <message>
-        <location line="-37"/>
+        <location line="-39"/>
         <source>Cannot write the identity file %1: %2</source>
         <translation>Die Identitätsdatei %1 kann nicht geschrieben werden: %2</translation>
     </message>
@@ -987,7 +987,7 @@
         <translation>Dieses Fenster schließen</translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location line="+29"/>
         <source>Call with %1 — OnionVoice</source>
         <translation>Gespräch mit %1 — OnionVoice</translation>
     </message>
@@ -1351,12 +1351,17 @@
         <translation>Eingehender Anruf</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+21"/>
         <source>Unknown caller</source>
         <translation>Unbekannter Anrufer</translation>
     </message>
     <message>
         <location line="+1"/>
+        <source>A contact without a name</source>
+        <translation>Ein Kontakt ohne Namen</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>verified ID: %1</source>
         <translation>geprüfte ID: %1</translation>
     </message>
@@ -1547,7 +1552,7 @@
         <translation>%1: %2</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+22"/>
         <source>Call ended: %1</source>
         <translation>Gespräch beendet: %1</translation>
     </message>
@@ -1562,12 +1567,17 @@
         <translation>Eingehender Anruf</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+1"/>
         <source>Unknown caller %1</source>
         <translation>Unbekannter Anrufer %1</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+2"/>
+        <source>A contact without a name %1</source>
+        <translation>Ein Kontakt ohne Namen %1</translation>
+    </message>
+    <message>
+        <location line="+26"/>
         <source>%1 (%2)</source>
         <translation>%1 (%2)</translation>
     </message>
