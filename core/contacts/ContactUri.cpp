@@ -7,6 +7,7 @@
 
 #include <QCoreApplication>
 #include <QUrlQuery>
+#include <algorithm>
 
 namespace onionvoice::contacts {
 namespace {
@@ -17,6 +18,13 @@ constexpr auto kKeyEncoding = QByteArray::Base64UrlEncoding | QByteArray::OmitTr
 
 ContactUriParse refuse(const QString& why) {
     return {std::nullopt, why};
+}
+
+// A part's name that may be quoted back: short, letters, digits, '-' and '_' only.
+bool looksLikeAName(const QString& key) {
+    return key.size() <= 16 && std::all_of(key.begin(), key.end(), [](QChar c) {
+               return (c.isLetterOrNumber() && c.unicode() < 128) || c == u'-' || c == u'_';
+           });
 }
 
 } // namespace
@@ -62,10 +70,15 @@ ContactUriParse parseContactUri(const QString& input) {
                     return refuse(QCoreApplication::translate(
                         "ContactUri", "The access key in the link is damaged."));
                 uri.clientAuthKey = decoded.decoded;
-            } else {
+            } else if (looksLikeAName(key)) {
                 return refuse(QCoreApplication::translate("ContactUri",
                                                           "The link has an unknown part \"%1\".")
-                                  .arg(key.left(20)));
+                                  .arg(key));
+            } else {
+                // Not quoted: a key pasted bare, or "auth%3D<key>" with its "=" encoded, would
+                // put the secret in the message, and the message in the log.
+                return refuse(
+                    QCoreApplication::translate("ContactUri", "The link has an unknown part."));
             }
         }
     }

@@ -7,6 +7,13 @@
 
 using namespace onionvoice::contacts;
 
+namespace {
+// An access key as links carry it (base64url of 32 bytes, 43 characters).
+const QString kKey = QString::fromLatin1(
+    QByteArray(32, '\x5a')
+        .toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals));
+} // namespace
+
 class ContactUriTest : public QObject {
     Q_OBJECT
 private slots:
@@ -56,6 +63,23 @@ private slots:
         const ContactUriParse p = parseContactUri(text);
         QVERIFY(!p.uri.has_value());
         QVERIFY(!p.error.isEmpty());
+    }
+
+    // Fault: a link whose "=" got percent-encoded (`auth%3D<key>`), or with the key pasted bare
+    // after the "?", is one unknown part; the refusal quoted its first 20 characters, and the app
+    // writes refusals of --contact links to its log: 13 characters of a private key there.
+    void aRefusalQuotesNoKey_data() {
+        QTest::addColumn<QString>("query");
+        QTest::newRow("encoded =") << "auth%3D" + kKey;
+        QTest::newRow("bare key") << kKey;
+        QTest::newRow("unknown part, key as value") << "Auth=" + kKey;
+    }
+    void aRefusalQuotesNoKey() {
+        QFETCH(QString, query);
+        const ContactUriParse p = parseContactUri("onionvoice:" + testAddress(3) + "?" + query);
+        QVERIFY(!p.uri.has_value());
+        QVERIFY2(!p.error.contains(kKey.left(4)), qPrintable(p.error));
+        QVERIFY(parseContactUri("onionvoice:" + testAddress(3) + "?foo=1").error.contains("foo"));
     }
 };
 

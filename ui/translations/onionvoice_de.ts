@@ -438,7 +438,7 @@
 <context>
     <name>ContactUri</name>
     <message>
-        <location filename="../../core/contacts/ContactUri.cpp" line="+39"/>
+        <location filename="../../core/contacts/ContactUri.cpp" line="+47"/>
         <source>A contact link starts with &quot;onionvoice:&quot;.</source>
         <translation>Ein Kontaktlink beginnt mit „onionvoice:“.</translation>
     </message>
@@ -451,6 +451,11 @@
         <location line="+4"/>
         <source>The link has an unknown part &quot;%1&quot;.</source>
         <translation>Der Link hat einen unbekannten Teil „%1“.</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>The link has an unknown part.</source>
+        <translation>Der Link hat einen unbekannten Teil.</translation>
     </message>
 </context>
 <context>
