@@ -130,12 +130,12 @@ void EngineHost::dial(const QString& address) {
     onEngine([address](call::CallEngine& e) { e.dial(address); });
 }
 
-void EngineHost::answer() {
-    onEngine([](call::CallEngine& e) { e.answer(); });
+void EngineHost::answer(const QString& caller) {
+    onEngine([caller](call::CallEngine& e) { e.answerCallFrom(caller); });
 }
 
-void EngineHost::reject() {
-    onEngine([](call::CallEngine& e) { e.reject(); });
+void EngineHost::reject(const QString& caller) {
+    onEngine([caller](call::CallEngine& e) { e.rejectCallFrom(caller); });
 }
 
 void EngineHost::hangUp() {

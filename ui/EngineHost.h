@@ -41,8 +41,9 @@ public:
 
 public slots:
     void dial(const QString& address);
-    void answer();
-    void reject();
+    // The ringing call from `caller` (CallEngine::answerCallFrom): a prompt's click names its call.
+    void answer(const QString& caller);
+    void reject(const QString& caller);
     void hangUp();
     void setMuted(bool muted);
     void setUnknownCallers(onionvoice::call::UnknownCallers policy);

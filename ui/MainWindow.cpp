@@ -288,9 +288,10 @@ void MainWindow::onIncomingCall(const QString& peer, const QString& displayName,
             showCallWindow(incoming_->caller());
             callWindow_->setCallState(call::CallState::Ringing, call::EndReason::None);
             emit answering();
-            host_->answer();
+            host_->answer(incoming_->caller());
         });
-        connect(incoming_, &IncomingCallDialog::rejectRequested, host_, &EngineHost::reject);
+        connect(incoming_, &IncomingCallDialog::rejectRequested, this,
+                [this] { host_->reject(incoming_->caller()); });
         connect(incoming_, &IncomingCallDialog::blockRequested, this, &MainWindow::blockCaller);
     }
     // Asked before the prompt shows: the prompt itself takes the focus.
@@ -312,7 +313,7 @@ void MainWindow::onIncomingCall(const QString& peer, const QString& displayName,
 
 void MainWindow::blockCaller(const QString& address) {
     ring(false);
-    host_->reject();
+    host_->reject(address);
     if (host_->contact(address)) {
         host_->setBlocked(address, true);
     } else {

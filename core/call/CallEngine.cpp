@@ -198,6 +198,16 @@ void CallEngine::reject() {
     end(EndReason::RejectedLocally);
 }
 
+void CallEngine::answerCallFrom(const QString& caller) {
+    if (call_ && call_->peer == caller)
+        answer();
+}
+
+void CallEngine::rejectCallFrom(const QString& caller) {
+    if (call_ && call_->peer == caller)
+        reject();
+}
+
 void CallEngine::hangUp() {
     if (!call_ || call_->state == CallState::Ended)
         return;

@@ -92,8 +92,14 @@ public:
 
 public slots:
     void dial(const QString& address);
+    // The ringing call, whoever rings (onionvoice-cli answers as the ring is announced).
     void answer();
     void reject();
+    // The ringing call only if `caller` rings: what the user clicked on a prompt names its call.
+    // A contact's call takes the place of a stranger's ring at once, and a click on the
+    // stranger's prompt that came after that answered or rejected the contact.
+    void answerCallFrom(const QString& caller);
+    void rejectCallFrom(const QString& caller);
     void hangUp();
     void setMuted(bool muted);
     void setUnknownCallers(onionvoice::call::UnknownCallers policy);

@@ -77,7 +77,7 @@ private slots:
 
         peer.dial(app.host()->address());
         QTRY_COMPARE_WITH_TIMEOUT(app.host()->callState(), call::CallState::Ringing, kCallTimeout);
-        app.host()->answer();
+        app.host()->answer(peer.address());
         QTRY_COMPARE_WITH_TIMEOUT(app.host()->callState(), call::CallState::Active, kCallTimeout);
         const int startsBefore = starts(phases);
 
