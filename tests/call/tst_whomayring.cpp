@@ -18,6 +18,35 @@ using namespace onionvoice::call;
 using namespace onionvoice::call::testing;
 using namespace std::chrono_literals;
 
+namespace {
+
+// What the test sends as a caller once bob has answered: records sealed under the call's keys.
+class CallerRecords {
+public:
+    explicit CallerRecords(const CallKeys& keys)
+        : sealer_(keys.send)
+        , endpoint_({}, multipath::makePolicy("simple")) {
+        endpoint_.linkUp(0);
+    }
+    // Audio frame `seq` (100 bytes of its number), sent at seq × 40 ms.
+    SealedRecord audio(std::uint32_t seq) {
+        const multipath::Frame f{seq, std::vector<std::uint8_t>(100, std::uint8_t(seq))};
+        return sealer_.seal(
+            endpoint_.sendPacket(multipath::Millis(40 * seq), std::span(&f, 1)).front().bytes);
+    }
+    // The frame after the last one nextAudio() gave, from frame 0.
+    SealedRecord nextAudio() { return audio(next_++); }
+    std::uint32_t framesGiven() const { return next_; }
+    SealedRecord hangUp() { return sealer_.seal(encodeControl(ControlCode::HangUp)); }
+
+private:
+    RecordSealer sealer_;
+    multipath::MultipathEndpoint endpoint_;
+    std::uint32_t next_ = 0;
+};
+
+} // namespace
+
 class WhoMayRingTest : public QObject, public CallParties {
     Q_OBJECT
     // The test as a caller with carol's identity: opens the raw links to bob, calls him on the
@@ -206,14 +235,10 @@ private slots:
         links[3]->sendRecord(encodeHandshake(wrong));
         QTRY_VERIFY_WITH_TIMEOUT(!wrongClosed.isEmpty(), 10000); // the unproven link is closed
 
-        RecordSealer sealer(keys->send);
-        multipath::MultipathEndpoint endpoint({}, multipath::makePolicy("simple"));
-        endpoint.linkUp(0);
+        CallerRecords records(*keys);
         std::vector<SealedRecord> sent;
         auto sendAudio = [&](std::uint32_t seq, int slot) {
-            const multipath::Frame f{seq, std::vector<std::uint8_t>(100, std::uint8_t(seq))};
-            const auto out = endpoint.sendPacket(multipath::Millis(40 * seq), std::span(&f, 1));
-            sent.push_back(sealer.seal(out.front().bytes));
+            sent.push_back(records.audio(seq));
             links[std::size_t(slot)]->sendRecord(sent.back());
         };
         for (std::uint32_t seq = 0; seq < 20; ++seq)
@@ -224,9 +249,7 @@ private slots:
 
         links[1]->sendRecord(sent[4]); // replayed on another link
         // A fresh record (its counter not yet seen) with one bit changed on the way.
-        const multipath::Frame next{20, std::vector<std::uint8_t>(100, 20)};
-        SealedRecord forged = sealer.seal(
-            endpoint.sendPacket(multipath::Millis(800), std::span(&next, 1)).front().bytes);
+        SealedRecord forged = records.audio(20);
         forged[100] ^= 0x01;
         QSignalSpy forgedClosed(links[2].get(), &net::OnionLink::failed);
         links[2]->sendRecord(forged);
@@ -237,7 +260,7 @@ private slots:
             sendAudio(seq, 0);
         QTRY_VERIFY_WITH_TIMEOUT(bob.lastStatistics().framesReceived >= 40, 10000);
         QCOMPARE(bob.engine->callState(), CallState::Active);
-        links[1]->sendRecord(sealer.seal(encodeControl(ControlCode::HangUp)));
+        links[1]->sendRecord(records.hangUp());
         QTRY_COMPARE_WITH_TIMEOUT(bob.endReason(), EndReason::HungUpByPeer, 10000);
         waitIdle({"bob"});
     }
@@ -259,15 +282,9 @@ private slots:
         if (!keys)
             return;
 
-        RecordSealer sealer(keys->send);
-        multipath::MultipathEndpoint endpoint({}, multipath::makePolicy("simple"));
-        endpoint.linkUp(0);
-        std::uint32_t seq = 0;
+        CallerRecords records(*keys);
         const auto sendAudio = [&](net::OnionLink& link) {
-            const multipath::Frame f{seq, std::vector<std::uint8_t>(100, std::uint8_t(seq))};
-            const auto out = endpoint.sendPacket(multipath::Millis(40 * seq), std::span(&f, 1));
-            ++seq;
-            link.sendRecord(sealer.seal(out.front().bytes));
+            link.sendRecord(records.nextAudio());
         };
         const auto framesHeard = [&] {
             return bob.statistics->isEmpty() ? 0 : bob.lastStatistics().framesReceived;
@@ -312,7 +329,7 @@ private slots:
         sendTen(a2);
         QTRY_COMPARE_WITH_TIMEOUT(linksUp(), 3, 10000);
         QCOMPARE(bob.engine->callState(), CallState::Active);
-        a1.sendRecord(sealer.seal(encodeControl(ControlCode::HangUp)));
+        a1.sendRecord(records.hangUp());
         QTRY_COMPARE_WITH_TIMEOUT(bob.endReason(), EndReason::HungUpByPeer, 10000);
         waitIdle({"bob"});
     }
@@ -329,17 +346,13 @@ private slots:
         callBobAsCarol(links, 70, keys);
         if (!keys)
             return;
-        RecordSealer sealer(keys->send);
-        multipath::MultipathEndpoint endpoint({}, multipath::makePolicy("simple"));
-        endpoint.linkUp(0);
-        std::uint32_t seq = 0;
+        CallerRecords records(*keys);
         const auto sendAudio = [&](net::OnionLink& link) {
-            const multipath::Frame f{seq, std::vector<std::uint8_t>(100, std::uint8_t(seq))};
-            link.sendRecord(sealer.seal(
-                endpoint.sendPacket(multipath::Millis(40 * seq), std::span(&f, 1)).front().bytes));
-            ++seq;
-            QTRY_VERIFY_WITH_TIMEOUT(
-                !bob.statistics->isEmpty() && bob.lastStatistics().framesReceived >= seq, 10000);
+            link.sendRecord(records.nextAudio());
+            QTRY_VERIFY_WITH_TIMEOUT(!bob.statistics->isEmpty() &&
+                                         bob.lastStatistics().framesReceived >=
+                                             records.framesGiven(),
+                                     10000);
         };
         net::OnionLink& a = *links[1];
         net::OnionLink& b = *links[2];
@@ -359,7 +372,7 @@ private slots:
         QVERIFY2(bClosed.isEmpty(), "the slot's own link closed for what came on its standby");
         QCOMPARE(bob.lastStatistics().links.value(1).state, SlotState::Up);
         QCOMPARE(bob.engine->callState(), CallState::Active);
-        b.sendRecord(sealer.seal(encodeControl(ControlCode::HangUp)));
+        b.sendRecord(records.hangUp());
         QTRY_COMPARE_WITH_TIMEOUT(bob.endReason(), EndReason::HungUpByPeer, 10000);
         waitIdle({"bob"});
     }
@@ -374,16 +387,12 @@ private slots:
         callBobAsCarol(links, 50, keys);
         if (!keys)
             return;
-        RecordSealer sealer(keys->send);
-        multipath::MultipathEndpoint endpoint({}, multipath::makePolicy("simple"));
-        endpoint.linkUp(0);
+        CallerRecords records(*keys);
         std::vector<std::unique_ptr<QSignalSpy>> closed;
         for (std::uint32_t i = 1; i < links.size(); ++i) {
             closed.push_back(std::make_unique<QSignalSpy>(links[i].get(), &net::OnionLink::failed));
             links[i]->sendRecord(encodeHandshake(makeJoin(*keys, 1)));
-            const multipath::Frame f{i, std::vector<std::uint8_t>(100, std::uint8_t(i))};
-            links[i]->sendRecord(sealer.seal(
-                endpoint.sendPacket(multipath::Millis(40 * i), std::span(&f, 1)).front().bytes));
+            links[i]->sendRecord(records.audio(i));
             // Its frame counts once bob has taken its Join: the Joins arrive in this order.
             QTRY_VERIFY_WITH_TIMEOUT(
                 !bob.statistics->isEmpty() && bob.lastStatistics().framesReceived >= i, 10000);
@@ -391,7 +400,7 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(!closed[0]->isEmpty() && !closed[1]->isEmpty(), 10000);
         QVERIFY(closed[2]->isEmpty() && closed[3]->isEmpty());
         QCOMPARE(bob.engine->callState(), CallState::Active);
-        links[0]->sendRecord(sealer.seal(encodeControl(ControlCode::HangUp)));
+        links[0]->sendRecord(records.hangUp());
         QTRY_COMPARE_WITH_TIMEOUT(bob.endReason(), EndReason::HungUpByPeer, 10000);
         waitIdle({"bob"});
     }

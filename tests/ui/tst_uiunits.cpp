@@ -220,15 +220,21 @@ private slots:
         QVERIFY(healthColour(LinkHealth::Bad) != healthColour(LinkHealth::Healthy));
     }
 
-    void diagnosisNamesTheSide() {
+    // A call `duration` long with `linksUp` links up that has received `frames`.
+    static call::CallStatistics callWithLinksUp(std::chrono::milliseconds duration, int linksUp,
+                                                std::uint64_t frames) {
         call::CallStatistics s;
-        s.duration = std::chrono::seconds(10);
-        for (int i = 0; i < 12; ++i) {
-            call::LinkStatistics l;
-            l.state = call::SlotState::Up;
-            s.links.append(l);
-        }
-        s.framesReceived = 500;
+        s.duration = duration;
+        call::LinkStatistics link;
+        link.state = call::SlotState::Up;
+        for (int i = 0; i < linksUp; ++i)
+            s.links.append(link);
+        s.framesReceived = frames;
+        return s;
+    }
+
+    void diagnosisNamesTheSide() {
+        call::CallStatistics s = callWithLinksUp(std::chrono::seconds(10), 12, 500);
         QVERIFY(CallJudgement::diagnose(s, {.framesReceived = 400}).contains("no trouble"));
         QVERIFY(CallJudgement::diagnose(s, {.framesReceived = 500}).startsWith("Other side"));
         s.networkDelayP99Ms = 500;
@@ -243,12 +249,7 @@ private slots:
     // dropouts, and the window said "no trouble", since every network figure was fine.
     void aStarvedSpeakerIsThisComputersTrouble() {
         using namespace std::chrono_literals;
-        call::CallStatistics s;
-        s.duration = std::chrono::seconds(10);
-        call::LinkStatistics link;
-        link.state = call::SlotState::Up;
-        s.links = {link, link, link};
-        s.framesReceived = 500;
+        call::CallStatistics s = callWithLinksUp(10s, 3, 500);
         s.speakerStarved = 140ms;
         const QString now =
             CallJudgement::diagnose(s, {.framesReceived = 400, .speakerStarved = 100ms});
@@ -266,12 +267,7 @@ private slots:
     // totals (900 of 93 000 frames, under 1 %) it said "no trouble"; and a bad first minute kept
     // saying "late or lost" long after the call had recovered.
     void diagnosisFollowsTheLastSeconds() {
-        call::CallStatistics s;
-        s.duration = std::chrono::minutes(62);
-        call::LinkStatistics link;
-        link.state = call::SlotState::Up;
-        s.links = {link, link, link};
-        s.framesReceived = 93000;
+        call::CallStatistics s = callWithLinksUp(std::chrono::minutes(62), 3, 93000);
         s.late = 900;
         s.recentLossPct = 30;
         QVERIFY(CallJudgement::diagnose(s, {.framesReceived = 92950})
