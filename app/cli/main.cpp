@@ -80,7 +80,9 @@ int audioLoop(const QStringList& arguments) {
     const QCommandLineOption venv("pesq-venv", "Virtual environment for the PESQ helper.", "DIR");
     parser.addOptions({in, out, trace, policy, loss, seed, bitrate, packetMs, noEcho, noNoise,
                        noGain, noPesq, venv});
-    parser.process(arguments);
+    // Not parser.process(): it exits with status 1 on an unknown option, where the table says 2.
+    if (const auto exit = cli::parseOrExit(parser, arguments))
+        return *exit;
     if (!parser.isSet(in) || !parser.isSet(out))
         return fail("audio-loop needs --in and --out (see --help)", kUsageError);
 

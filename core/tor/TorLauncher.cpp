@@ -17,6 +17,9 @@
 #include <cstring>
 #include <memory>
 #include <sodium.h>
+#ifdef Q_OS_UNIX
+#include <unistd.h>
+#endif
 
 namespace onionvoice::tor {
 namespace {
@@ -336,6 +339,13 @@ void TorLauncher::launchProcess() {
     // named relative to tor's directory (transportPluginLine). Every path in the torrc and on
     // the command line is absolute.
     process_.setWorkingDirectory(QFileInfo(torPath_).absolutePath());
+#ifdef Q_OS_UNIX
+    // A process group of its own: a terminal's Ctrl-C, or a signal to our whole group, reached
+    // tor too, which exits at once, and a call's HangUp went into a dying tor (the peer heard
+    // nothing, then ended the call as lost). We stop tor ourselves, after the hang-up, and tor
+    // follows us if we die (__OwningControllerProcess).
+    process_.setChildProcessModifier([] { ::setpgid(0, 0); });
+#endif
     process_.start(torPath_, {QStringLiteral("-f"), torDirectory() + QStringLiteral("/torrc"),
                               QStringLiteral("--defaults-torrc"),
                               torDirectory() + QStringLiteral("/torrc-defaults")});

@@ -6,8 +6,8 @@
 // that garbles records mid-call loses those links and, when it then vanishes, the call ends as a
 // network failure; a caller without a microphone rings nobody and exits, a callee without one
 // says so as it rings; a caller or callee process killed mid-call ends the other side's call the
-// same way (and `call` exits with code 8). The attacker is this test itself, with its own tor and
-// raw links.
+// same way (and `call` exits with code 8), and Ctrl-C in a caller's terminal hangs up as the
+// user meant. The attacker is this test itself, with its own tor and raw links.
 #include "../call/RawCaller.h"
 #include "../testnet/TestnetEngine.h"
 #include "call/CallSession.h"
@@ -26,6 +26,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <csignal>
+#include <unistd.h>
 
 using namespace onionvoice;
 using namespace onionvoice::call;
@@ -37,12 +38,17 @@ using testnet::kCallTimeout;
 using testnet::kStartTimeout;
 constexpr int kNetworkLoss = 40000; // the engine's 20 s without a record, plus tor's slack
 
-// One onionvoice-cli process and the JSON events it printed.
+// One onionvoice-cli process and the JSON events it printed. With OwnGroup it leads a process
+// group, as a command started from a shell does, so that a signal can reach the whole group.
 class Cli {
 public:
+    enum class Group { Ours, OwnGroup };
     Cli(const QString& name, QStringList arguments,
-        const QProcessEnvironment& environment = QProcessEnvironment::systemEnvironment())
+        const QProcessEnvironment& environment = QProcessEnvironment::systemEnvironment(),
+        Group group = Group::Ours)
         : name_(name) {
+        if (group == Group::OwnGroup)
+            process_.setChildProcessModifier([] { ::setpgid(0, 0); });
         QObject::connect(&process_, &QProcess::readyReadStandardOutput, [this] {
             while (process_.canReadLine()) {
                 const auto doc = QJsonDocument::fromJson(process_.readLine());
@@ -332,6 +338,24 @@ private slots:
         if (incoming.value("audio_problem").toString().isEmpty())
             QSKIP("this machine has a microphone");
         QCOMPARE(incoming.value("audio_problem").toString(), QStringLiteral("no microphone found"));
+    }
+
+    // Fault: Ctrl-C in the terminal of a `call` goes to its whole process group, and tor was in
+    // it: tor exited at once, the HangUp went into a dying tor, and the callee heard nothing for
+    // 20 s, then ended the call as a network failure. tor runs in a group of its own now.
+    void ctrlCInTheCallersTerminalHangsUp() {
+        const int summariesBefore = bob_->count("summary");
+        Cli dave("cli-dave",
+                 QStringList{"call", bobAddress_, "--record", files_.filePath("dave.wav")} +
+                     common("cli-dave"),
+                 QProcessEnvironment::systemEnvironment(), Cli::Group::OwnGroup);
+        QTRY_VERIFY_WITH_TIMEOUT(dave.reachedActive(), kCallTimeout);
+        QTest::qWait(2000);
+        ::kill(-pid_t(dave.process().processId()), SIGINT); // as the terminal sends it
+        QTRY_COMPARE_WITH_TIMEOUT(bob_->count("summary"), summariesBefore + 1, kNetworkLoss);
+        QCOMPARE(bob_->last("summary")->value("end_reason").toString(), "hung-up-by-peer");
+        QTRY_COMPARE_WITH_TIMEOUT(dave.process().state(), QProcess::NotRunning, 20000);
+        QCOMPARE(dave.process().exitCode(), 130);
     }
 
     void killedCallerProcessEndsTheCallee() {

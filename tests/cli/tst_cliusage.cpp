@@ -147,6 +147,17 @@ private slots:
         }
     }
 
+    // Fault: an unknown option or one without its value made `audio-loop` exit 1 (Qt's own
+    // parser exits so); the exit-code table says 2, as every other command gives.
+    void audioLoopUnknownOptionIsAUsageError() {
+        for (const QStringList& arguments :
+             {QStringList{"audio-loop", "--frobnicate"}, QStringList{"audio-loop", "--in"}}) {
+            const Run r = cli(arguments);
+            QCOMPARE(r.exitCode, 2);
+            QVERIFY2(r.errors.contains("onionvoice-cli: "), qPrintable(r.errors));
+        }
+    }
+
     // Fault: an unknown --policy was a failure of the run (exit status 1), found only after the
     // files were read; it is a usage error.
     void audioLoopUnknownPolicyIsAUsageError() {
