@@ -32,7 +32,14 @@ else
     fail "bundled tor does not report $tor_version"
 fi
 
-# 4. The product's own checks.
+# 4. The bundled tor's files are the ones its sums list (what a user checking them runs).
+if (cd "$lib" && sha256sum -c --quiet tor-bundle.sha256); then
+    pass "tor-bundle.sha256 matches the bundled tor's files"
+else
+    fail "tor-bundle.sha256 does not match the bundled tor's files in $lib"
+fi
+
+# 5. The product's own checks.
 data=$(mktemp -d)
 for check in "$@"; do
     case $check in
