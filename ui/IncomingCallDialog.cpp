@@ -79,14 +79,18 @@ IncomingCallDialog::IncomingCallDialog(QWidget* parent)
     layout->addLayout(buttons);
 }
 
+QString IncomingCallDialog::callerName(const QString& displayName, bool isContact) {
+    // A contact added from a bare ID has no name, and is still not a stranger: "Unknown caller"
+    // made a friend's call look like a stranger's while the user chose whether to answer or block.
+    return !isContact              ? tr("Unknown caller")
+           : displayName.isEmpty() ? tr("A contact without a name")
+                                   : displayName;
+}
+
 void IncomingCallDialog::setCaller(const QString& displayName, const QString& verifiedAddress,
                                    bool isContact) {
     address_ = verifiedAddress;
-    // A contact added from a bare ID has no name, and is still not a stranger: "Unknown caller"
-    // made a friend's call look like a stranger's while the user chose whether to answer or block.
-    name_->setText(!isContact              ? tr("Unknown caller")
-                   : displayName.isEmpty() ? tr("A contact without a name")
-                                           : displayName);
+    name_->setText(callerName(displayName, isContact));
     addressLabel_->setText(tr("verified ID: %1").arg(shortAddress(verifiedAddress)));
     addressLabel_->setToolTip(groupedAddress(verifiedAddress));
 }

@@ -15,6 +15,9 @@ class IncomingCallDialog : public QDialog {
 public:
     explicit IncomingCallDialog(QWidget* parent = nullptr);
 
+    // Who calls, in words: the contact's name, "A contact without a name", or "Unknown caller".
+    // The prompt and the desktop notification both say it, so a contact never reads as a stranger.
+    static QString callerName(const QString& displayName, bool isContact);
     void setCaller(const QString& displayName, const QString& verifiedAddress, bool isContact);
     // Why the call's audio could not start now (the engine's words), or empty: shown as a warning.
     void setAudioProblem(const QString& problem);

@@ -303,12 +303,15 @@ void MainWindow::onIncomingCall(const QString& peer, const QString& displayName,
     incoming_->show();
     incoming_->raise();
     ring(true);
-    if (!focused)
-        notifier_->notify(tr("Incoming call"),
-                          !contact ? tr("Unknown caller %1").arg(shortAddress(peer))
-                          : displayName.isEmpty()
-                              ? tr("A contact without a name %1").arg(shortAddress(peer))
-                              : displayName);
+    if (!focused) {
+        // Without a name the words alone do not say which caller it is: the short ID does.
+        const QString caller = IncomingCallDialog::callerName(displayName, contact.has_value());
+        notifier_->notify(
+            tr("Incoming call"),
+            contact && !displayName.isEmpty()
+                ? caller
+                : tr("%1 %2", "caller's name, then the short ID").arg(caller, shortAddress(peer)));
+    }
 }
 
 void MainWindow::blockCaller(const QString& address) {

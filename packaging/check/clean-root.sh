@@ -21,19 +21,27 @@ started=$(date +%s)
 # not yet there.
 checks=(cli-version cli-id self-test)
 
+# mmdebstrap splits --include and its hooks' arguments at spaces, so the files it takes in are
+# staged first under a name without any (a checkout at "~/My Projects" broke here).
+stage=$(mktemp -d)
+trap 'rm -rf "$stage"' EXIT
+cp "$here/installed-checks.sh" "$stage/"
+
 case $kind in
 deb)
-    deb=$(ls "$build"/packages/onionvoice_*.deb)
+    cp "$build"/packages/onionvoice_*.deb "$stage/"
+    deb=$(ls "$stage"/onionvoice_*.deb)
     # apt installs the file from inside the root: the hook bind-mounts its directory there.
     include=(--include="$deb" --hook-dir=/usr/share/mmdebstrap/hooks/file-mirror-automount)
-    setup=(--customize-hook="copy-in $here/installed-checks.sh /tmp")
+    setup=(--customize-hook="copy-in $stage/installed-checks.sh /tmp")
     run="sh /tmp/installed-checks.sh /usr/bin /usr/lib/onionvoice $tor_version ${checks[*]}"
     ;;
 bundle)
-    tarball=$(ls "$build"/packages/onionvoice-*-linux-*.tar.gz)
+    cp "$build"/packages/onionvoice-*-linux-*.tar.gz "$stage/"
+    tarball=$(ls "$stage"/onionvoice-*-linux-*.tar.gz)
     dir=$(basename "$tarball" .tar.gz)
     include=()
-    setup=(--customize-hook="copy-in $here/installed-checks.sh $tarball /tmp"
+    setup=(--customize-hook="copy-in $stage/installed-checks.sh $tarball /tmp"
         --customize-hook="chroot \"\$1\" tar -C /opt -xzf /tmp/$(basename "$tarball")")
     run="! dpkg-query -W -f='\${Package}\n' | grep -E -- '-dev\$|^libqt6' &&
         sh /tmp/installed-checks.sh /opt/$dir /opt/$dir/lib/onionvoice $tor_version ${checks[*]}"

@@ -47,7 +47,7 @@
         <translation>Die Einweg-Hotline kann nicht auf Kontakte beschränkt werden.</translation>
     </message>
     <message>
-        <location line="+170"/>
+        <location line="+180"/>
         <source>The microphone stopped working.</source>
         <translation>Das Mikrofon funktioniert nicht mehr.</translation>
     </message>
@@ -62,7 +62,7 @@
         <translation>Audio konnte nicht starten: %1</translation>
     </message>
     <message>
-        <location line="-250"/>
+        <location line="-260"/>
         <source>no audio device</source>
         <translation>kein Audiogerät</translation>
     </message>
@@ -923,7 +923,7 @@
 <context>
     <name>onionvoice::tor::TorLauncher</name>
     <message>
-        <location filename="../../core/tor/TorLauncher.cpp" line="+199"/>
+        <location filename="../../core/tor/TorLauncher.cpp" line="+202"/>
         <source>contains a line break or NUL</source>
         <translation>enthält einen Zeilenumbruch oder NUL</translation>
     </message>
@@ -1356,7 +1356,7 @@
         <translation>Eingehender Anruf</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+19"/>
         <source>Unknown caller</source>
         <translation>Unbekannter Anrufer</translation>
     </message>
@@ -1366,7 +1366,7 @@
         <translation>Ein Kontakt ohne Namen</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+8"/>
         <source>verified ID: %1</source>
         <translation>geprüfte ID: %1</translation>
     </message>
@@ -1567,22 +1567,18 @@
         <translation>Gespräch beendet. %1</translation>
     </message>
     <message>
-        <location line="+33"/>
+        <location line="+36"/>
         <source>Incoming call</source>
         <translation>Eingehender Anruf</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>Unknown caller %1</source>
-        <translation>Unbekannter Anrufer %1</translation>
+        <location line="+3"/>
+        <source>%1 %2</source>
+        <comment>caller&apos;s name, then the short ID</comment>
+        <translation>%1 %2</translation>
     </message>
     <message>
-        <location line="+2"/>
-        <source>A contact without a name %1</source>
-        <translation>Ein Kontakt ohne Namen %1</translation>
-    </message>
-    <message>
-        <location line="+26"/>
+        <location line="+27"/>
         <source>%1 (%2)</source>
         <translation>%1 (%2)</translation>
     </message>
