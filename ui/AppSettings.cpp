@@ -4,6 +4,7 @@
 #include "multipath/SchedulingPolicy.h"
 
 #include <QCoreApplication>
+#include <QFileInfo>
 #include <QLoggingCategory>
 
 namespace onionvoice::ui {
@@ -62,6 +63,23 @@ AppSettings AppSettings::load(QSettings& store, QStringList* problems) {
     s.bridgeLines = store.value("tor/bridges").toStringList();
     s.torPath = store.value("tor/path").toString();
     return s;
+}
+
+QString AppSettings::unreadable(QSettings& store) {
+    const QFileInfo file(store.fileName());
+    if (!file.exists() && !file.isSymLink())
+        return {};   // a first start
+    store.allKeys(); // Qt parses the file when a key is first asked for, and only then says
+    switch (store.status()) {
+    case QSettings::NoError:
+        return {};
+    case QSettings::AccessError:
+        return QCoreApplication::translate("AppSettings", "%1 cannot be read")
+            .arg(store.fileName());
+    case QSettings::FormatError:
+        return QCoreApplication::translate("AppSettings", "%1 is damaged").arg(store.fileName());
+    }
+    return {};
 }
 
 bool AppSettings::save(QSettings& store, QString* error) const {

@@ -12,7 +12,9 @@
 #include "ui/WindowModal.h"
 
 #include <QCoreApplication>
+#include <QDateTime>
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QSettings>
 #include <QStandardPaths>
@@ -41,8 +43,9 @@ QString findExecutable(const QStringList& names) {
     return {};
 }
 
-ui::AppSettings loadSettings(const QString& file, QStringList* problems) {
+ui::AppSettings loadSettings(const QString& file, QStringList* problems, QString* unreadable) {
     QSettings store(file, QSettings::IniFormat);
+    *unreadable = ui::AppSettings::unreadable(store);
     return ui::AppSettings::load(store, problems);
 }
 
@@ -52,7 +55,7 @@ GuiApp::GuiApp(GuiOptions options, QObject* parent)
     : QObject(parent)
     , options_(std::move(options))
     , settingsFile_(QDir(options_.dataDirectory).filePath(QStringLiteral("settings.ini")))
-    , settings_(loadSettings(settingsFile_, &settingsProblems_)) {
+    , settings_(loadSettings(settingsFile_, &settingsProblems_, &settingsUnreadable_)) {
     devices_->set(settings_.chosen().inputDevice, settings_.chosen().outputDevice);
     window_ = std::make_unique<ui::MainWindow>(&host_);
     window_->setRinger([this](bool on) { ringtone_.setRinging(on); });
@@ -224,11 +227,25 @@ QString GuiApp::deviceDescription(const QString& inputDevice, const QString& out
 
 void GuiApp::applySettings(const ui::AppSettings& settings, bool unknownCallersChosen) {
     settings_.choose(settings);
+    // Saving over the unreadable file would lose what it still holds: it is kept beside.
+    if (!settingsUnreadable_.isEmpty()) {
+        const QFileInfo old(settingsFile_);
+        const QString kept = settingsFile_ + QStringLiteral(".unreadable-") +
+                             QDateTime::currentDateTimeUtc().toString("yyyyMMddThhmmss");
+        if ((old.isFile() || old.isSymLink()) && !QFile::rename(settingsFile_, kept)) {
+            ui::informWindowModal(window_.get(), tr("Settings not saved"),
+                                  tr("%1 could not be moved aside to %2, so the new settings "
+                                     "were not saved, and tor is not started.")
+                                      .arg(settingsFile_, kept));
+            return;
+        }
+    }
     // A fresh store each time: QSettings keeps reporting the first error it met, so one failure
     // would be reported again after every later save that worked.
     QSettings store(settingsFile_, QSettings::IniFormat);
     QString error;
-    if (!settings.save(store, &error))
+    const bool saved = settings.save(store, &error);
+    if (!saved)
         // Said in a box, not the status bar: the restart below overwrites the bar, and a choice
         // such as "contacts only" silently going back to open at the next start is what the user
         // must learn of.
@@ -243,6 +260,13 @@ void GuiApp::applySettings(const ui::AppSettings& settings, bool unknownCallersC
         host_.setUnknownCallers(settings.unknownCallers);
     window_->setPresetDescription(presetDescription());
     window_->setDeviceDescription(deviceDescription());
+    if (!settingsUnreadable_.isEmpty()) {
+        if (!saved)
+            return;
+        settingsUnreadable_.clear(); // the user has seen and confirmed every setting
+        startEngine();
+        return;
+    }
     restartIfDue();
 }
 
@@ -270,6 +294,15 @@ void GuiApp::restartIfDue() {
 }
 
 void GuiApp::startEngine() {
+    if (!settingsUnreadable_.isEmpty()) {
+        ui::informWindowModal(
+            window_.get(), tr("Settings not read"),
+            tr("%1. OnionVoice does not connect with the default settings in their place: they "
+               "could undo bridges, \"contacts only\" or refusing unknown callers. Check the "
+               "settings and press OK; the unreadable file is kept beside the new one.")
+                .arg(settingsUnreadable_));
+        return;
+    }
     settings_.started();
     host_.start(engineConfig());
 }

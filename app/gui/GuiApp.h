@@ -63,6 +63,9 @@ private:
     QString settingsFile_; // settings.ini in the data directory
     // What loading the settings had to correct (a garbled value), shown when the window opens.
     QStringList settingsProblems_;
+    // Why settings.ini could not be read whole, or empty. While set, tor is not started (the
+    // defaults are the least private choices); settings saved from the dialog end it.
+    QString settingsUnreadable_;
     ui::SettingsInEffect settings_;
     // Read by the engine's audio factory at every call; shared so that it outlives an engine
     // that is still stopping.

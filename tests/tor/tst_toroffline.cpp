@@ -119,7 +119,12 @@ private:
         tor.start(TorLauncher::findTor(QString(), &searched).value_or(QStringLiteral("tor")),
                   {QStringLiteral("--verify-config"), QStringLiteral("-f"), torrc.fileName(),
                    QStringLiteral("--defaults-torrc"), defaults.fileName()});
-        tor.waitForFinished(30000);
+        // A tor that never started (or never finished) also reads as exit code 0: only a tor that
+        // ran to its end may vouch for the torrc.
+        if (!tor.waitForFinished(30000) || tor.error() != QProcess::UnknownError) {
+            qWarning().noquote() << "tor --verify-config did not run:" << tor.errorString();
+            return false;
+        }
         if (tor.exitCode() != 0)
             qWarning().noquote() << tor.readAll();
         return tor.exitStatus() == QProcess::NormalExit && tor.exitCode() == 0;

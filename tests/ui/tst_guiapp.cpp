@@ -480,6 +480,47 @@ private slots:
                  qPrintable(said.first()));
     }
 
+    // Fault: a settings.ini that could not be read whole (a line Qt cannot parse; a file restored
+    // root-owned from a backup) read as the defaults, and tor started with them: no bridges, an
+    // open service, strangers ringing, without a word. Tor now waits for the user to check and
+    // save the settings, and the unreadable file is kept.
+    void anUnreadableSettingsFileStartsNoTor() {
+        QTemporaryDir data;
+        const QString file = data.filePath(QStringLiteral("settings.ini"));
+        const QByteArray content = "[security]\ncontactsOnly=true\nunknownCallers=refuse\n"
+                                   "[tor]\nuseBridges tr\xc3ue\npath=" +
+                                   QFile::encodeName(waitingTor(data)) + "\n";
+        {
+            QFile f(file);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(content);
+        }
+        gui::GuiApp app(gui::GuiOptions{data.path(), {}, {}, {}, {}, {}});
+        app.start();
+        QCOMPARE(app.host()->phase(), ui::EngineHost::Phase::Stopped);
+        QStringList said;
+        for (QMessageBox* box : app.window()->findChildren<QMessageBox*>())
+            said.append(box->text());
+        QCOMPARE(said.size(), 1);
+        QVERIFY2(said.first().contains(file + QStringLiteral(" is damaged")),
+                 qPrintable(said.first()));
+        emit app.window()->retryRequested(); // Retry alone does not start it either
+        QCOMPARE(app.host()->phase(), ui::EngineHost::Phase::Stopped);
+
+        inSettings(app, [](QDialog* dialog) { dialog->accept(); });
+        QTRY_COMPARE_WITH_TIMEOUT(app.host()->phase(), ui::EngineHost::Phase::Running, 20000);
+        const QStringList kept =
+            QDir(data.path()).entryList({QStringLiteral("settings.ini.unreadable-*")});
+        QCOMPARE(kept.size(), 1);
+        QFile keptFile(data.filePath(kept.first()));
+        QVERIFY(keptFile.open(QIODevice::ReadOnly));
+        QCOMPARE(keptFile.readAll(), content);
+        QSettings saved(file, QSettings::IniFormat);
+        QCOMPARE(saved.value("security/contactsOnly").toBool(), true);
+        QCOMPARE(saved.value("security/unknownCallers").toString(), QStringLiteral("refuse"));
+        QCOMPARE(saved.status(), QSettings::NoError);
+    }
+
     // The garbled choice of who may call (tst_uiunits aGarbledChoiceOfWhoMayCallDoesNotOpenTheDoor)
     // reaches the engine as a refusal, and the window says why.
     void aGarbledChoiceOfWhoMayCallRefusesAndSaysSo() {

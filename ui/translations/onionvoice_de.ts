@@ -4,12 +4,22 @@
 <context>
     <name>AppSettings</name>
     <message>
-        <location filename="../AppSettings.cpp" line="+49"/>
+        <location filename="../AppSettings.cpp" line="+50"/>
         <source>The saved choice of who may call (&quot;%1&quot;) is not one OnionVoice knows: unknown callers are refused until you choose in Settings.</source>
         <translation>Die gespeicherte Wahl, wer anrufen darf („%1“), kennt OnionVoice nicht: unbekannte Anrufer werden abgewiesen, bis Sie in den Einstellungen wählen.</translation>
     </message>
     <message>
-        <location line="+36"/>
+        <location line="+27"/>
+        <source>%1 cannot be read</source>
+        <translation>%1 kann nicht gelesen werden</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 is damaged</source>
+        <translation>%1 ist beschädigt</translation>
+    </message>
+    <message>
+        <location line="+23"/>
         <source>%1 cannot be written</source>
         <translation>%1 kann nicht geschrieben werden</translation>
     </message>
@@ -826,7 +836,7 @@
 <context>
     <name>onionvoice::gui::GuiApp</name>
     <message>
-        <location filename="../../app/gui/GuiApp.cpp" line="+220"/>
+        <location filename="../../app/gui/GuiApp.cpp" line="+223"/>
         <source>Microphone: %1 · Speaker: %2</source>
         <translation>Mikrofon: %1 · Lautsprecher: %2</translation>
     </message>
@@ -852,17 +862,23 @@
         <translation>Der Tontest braucht die Audiogeräte: beenden Sie zuerst das Gespräch.</translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+32"/>
+        <location line="+17"/>
         <source>Settings not saved</source>
         <translation>Einstellungen nicht gespeichert</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-16"/>
+        <source>%1 could not be moved aside to %2, so the new settings were not saved, and tor is not started.</source>
+        <translation>%1 konnte nicht nach %2 verschoben werden. Die neuen Einstellungen wurden daher nicht gespeichert, und Tor wird nicht gestartet.</translation>
+    </message>
+    <message>
+        <location line="+17"/>
         <source>The settings could not be saved: %1. They apply until OnionVoice quits; at the next start the settings saved before apply again.</source>
         <translation>Die Einstellungen konnten nicht gespeichert werden: %1. Sie gelten, bis OnionVoice beendet wird; beim nächsten Start gelten wieder die zuvor gespeicherten Einstellungen.</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+25"/>
         <source>Restart tor</source>
         <translation>tor neu starten</translation>
     </message>
@@ -880,6 +896,16 @@
         <location line="+4"/>
         <source>Restarting tor to apply the new settings…</source>
         <translation>tor wird neu gestartet, um die neuen Einstellungen zu übernehmen…</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Settings not read</source>
+        <translation>Einstellungen nicht gelesen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1. OnionVoice does not connect with the default settings in their place: they could undo bridges, &quot;contacts only&quot; or refusing unknown callers. Check the settings and press OK; the unreadable file is kept beside the new one.</source>
+        <translation>%1. OnionVoice verbindet sich nicht mit den Standardeinstellungen an ihrer Stelle: Sie könnten Bridges, „Nur Kontakte“ oder das Abweisen unbekannter Anrufer aufheben. Prüfen Sie die Einstellungen und klicken Sie auf OK; die unlesbare Datei bleibt neben der neuen erhalten.</translation>
     </message>
 </context>
 <context>
@@ -1567,7 +1593,7 @@
         <translation>Gespräch beendet. %1</translation>
     </message>
     <message>
-        <location line="+36"/>
+        <location line="+37"/>
         <source>Incoming call</source>
         <translation>Eingehender Anruf</translation>
     </message>
@@ -1578,7 +1604,7 @@
         <translation>%1 %2</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+26"/>
         <source>%1 (%2)</source>
         <translation>%1 (%2)</translation>
     </message>
