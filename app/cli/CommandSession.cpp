@@ -14,9 +14,6 @@ namespace {
 
 using namespace std::chrono_literals;
 
-// More than the engine's linger before it closes an ended call's links.
-constexpr auto kHangUpFlush = 600ms;
-
 QString torStateName(tor::TorLauncher::State state) {
     switch (state) {
     case tor::TorLauncher::State::NotStarted:
@@ -209,11 +206,11 @@ void CommandSession::onCallState(call::CallState state, const QString& peer,
     activeAt_.reset();
     ++callsDone_;
     if (phase_ == Phase::Interrupted) {
-        finish(ExitCode::Interrupted, kHangUpFlush);
+        finish(ExitCode::Interrupted);
     } else if (config_.role == SessionRole::Caller) {
-        finish(exitCodeFor(reason), kHangUpFlush);
+        finish(exitCodeFor(reason));
     } else if (config_.calls > 0 && callsDone_ >= config_.calls) {
-        finish(ExitCode::Ok, kHangUpFlush);
+        finish(ExitCode::Ok);
     } else {
         dialedAt_.reset();
     }
@@ -245,7 +242,7 @@ void CommandSession::onInterrupt(int count) {
     engine_->hangUp(); // the Ended state finishes the run
 }
 
-void CommandSession::finish(ExitCode code, std::chrono::milliseconds after) {
+void CommandSession::finish(ExitCode code) {
     if (phase_ == Phase::Finished)
         return;
     phase_ = Phase::Finished;
@@ -253,7 +250,8 @@ void CommandSession::finish(ExitCode code, std::chrono::milliseconds after) {
     hangUpTimer_.stop();
     // Leave the signal handlers of the engine first: stop() ends a call and tears tor down.
     engine_->disconnect(this);
-    QTimer::singleShot(after, this, [this, code] {
+    // Not from inside the engine's signal: stop() gives an ended call's hang-up its time to leave.
+    QTimer::singleShot(0, this, [this, code] {
         engine_->stop();
         QString error;
         if (config_.frameLog && !config_.frameLog->save(&error))

@@ -62,9 +62,9 @@ private:
     void announce(const QString& event, const QString& text, QJsonObject fields = {});
     double sinceStartMs() const;
     void logEvent(const char* name);
-    // Stops the engine (hanging up any call) and reports the code; `after` lets the last
-    // records of a call that just ended (the hang-up) reach the peer before tor stops.
-    void finish(ExitCode code, std::chrono::milliseconds after = {});
+    // Stops the engine (hanging up any call; the engine lets the hang-up reach the peer before
+    // tor stops) and reports the code.
+    void finish(ExitCode code);
 
     SessionConfig config_;
     std::unique_ptr<call::CallEngine> engine_;

@@ -85,9 +85,10 @@ int main(int argc, char** argv) {
     gui::GuiOptions options;
     options.dataDirectory =
         parser.isSet(dataDir) ? QDir(parser.value(dataDir)).absolutePath() : defaultDataDir;
-    QDir().mkpath(options.dataDirectory); // a failure is reported by the claim below
-    QFile::setPermissions(options.dataDirectory,
-                          QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+    // 0700 by the umask; a failure is reported by the claim below. An existing directory is not
+    // changed here: a loose one behind a symbolic link (maybe shared on purpose) is the engine's
+    // to refuse with its reason, and chmod through the link took the group's access silently.
+    QDir().mkpath(options.dataDirectory);
     if (parser.isSet(testnet)) {
         // Read once, here: a file that cannot be used stops the start, rather than the app going
         // onto the real Tor network (or a network someone else described) in demo mode.

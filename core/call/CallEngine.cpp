@@ -10,6 +10,7 @@
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QDir>
+#include <QEventLoop>
 #include <QLoggingCategory>
 #include <algorithm>
 
@@ -129,6 +130,14 @@ void CallEngine::onContactsChanged() {
 void CallEngine::stop() {
     if (call_)
         end(EndReason::HungUpLocally);
+    // Quitting in a call: closing the links and stopping tor at once lost the hang-up, and the
+    // peer heard silence until its network-loss timeout, then read "network failure". An ended
+    // call's links get their linger, and tor the time to send what they flushed.
+    if (!ended_.empty()) {
+        QEventLoop flush;
+        QTimer::singleShot(kHangUpFlush, &flush, &QEventLoop::quit);
+        flush.exec();
+    }
     ended_.clear();
     host_.stop();
 }

@@ -75,6 +75,8 @@ public:
 
     // Loads or creates the identity and the contact book, starts tor and publishes the service.
     bool start(QString* error);
+    // Hangs up a call in progress and stops tor. Runs the event loop for up to kHangUpFlush when
+    // a call has just ended, so that its hang-up reaches the peer.
     void stop();
 
     QString address() const { return host_.address(); }

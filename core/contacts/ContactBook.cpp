@@ -109,6 +109,7 @@ ContactBook::LoadResult ContactBook::load() {
     contacts_.clear();
     fileState_ = FileState::Read;
     entriesLost_ = false;
+    directoryExisted_ = QFileInfo(QFileInfo(path_).absolutePath()).isDir();
     QFile file(path_);
     if (!file.exists())
         return {LoadOutcome::NoFile, {}, {}};
@@ -216,7 +217,15 @@ bool ContactBook::save(QString* error) const {
     const QByteArray json = QJsonDocument(book).toJson();
 
     QString why;
-    if (!tor::ensurePrivateDirectory(QFileInfo(path_).absolutePath(), {}, &why) ||
+    // A directory there at load and gone now was unmounted or removed: made again, the book
+    // (access keys too) would land on whatever is there instead, maybe a plain-text disk under an
+    // encrypted one's mount point.
+    const QString directory = QFileInfo(path_).absolutePath();
+    if (directoryExisted_ && !QFileInfo(directory).isDir())
+        why = QCoreApplication::translate("ContactBook",
+                                          "the data directory %1 is gone (was it unmounted?)")
+                  .arg(directory);
+    if (!why.isEmpty() || !tor::ensurePrivateDirectory(directory, {}, &why) ||
         !tor::writePrivateFile(path_, json, &why)) {
         *error =
             QCoreApplication::translate("ContactBook", "The contact book could not be saved: %1")

@@ -101,6 +101,8 @@ private:
     // could not be read would destroy what it holds.
     enum class FileState { NotRead, Read, Unreadable };
     FileState fileState_ = FileState::NotRead;
+    // Whether the book's directory was there at load: save() makes it only if it never was.
+    bool directoryExisted_ = false;
     std::function<void()> changed_;
 };
 

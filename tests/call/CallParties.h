@@ -247,6 +247,9 @@ public:
         }
     }
 
+    // Forgets a party whose engine a test stopped itself.
+    void dropParty(const QString& name) { parties_.erase(name); }
+
     void stopParties() {
         for (auto& [name, p] : parties_)
             p.engine->stop();

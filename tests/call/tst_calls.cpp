@@ -289,6 +289,32 @@ private slots:
     // A cancel that crosses the answer: the caller's plain Refusal arrives on the control link
     // after bob answered. Before the fix bob took it for a forged record and stayed "Active"
     // until the 20 s network-loss timeout.
+    // Fault: quitting the app during a call (CallEngine::stop, as closing the window does)
+    // closed the links and stopped tor at once: the hang-up never left, and the peer heard
+    // silence until its 20-s network-loss timeout, then read "network failure".
+    void quittingMidCallHangsUp_data() {
+        QTest::addColumn<bool>("callerQuits");
+        QTest::newRow("the caller quits") << true;
+        QTest::newRow("the callee quits") << false;
+    }
+    void quittingMidCallHangsUp() {
+        QFETCH(bool, callerQuits);
+        addParty("erin");
+        waitReachable({"erin"});
+        Party& erin = party("erin");
+        Party& bob = party("bob");
+        if (callerQuits)
+            answeredCall(erin, bob);
+        else
+            answeredCall(bob, erin);
+        QTRY_VERIFY_WITH_TIMEOUT(!bob.statistics->isEmpty(), 10000); // audio flows
+        erin.engine->stop();
+        dropParty("erin");
+        // Well within the 20-s network-loss timeout that ends a call whose hang-up was lost.
+        QTRY_COMPARE_WITH_TIMEOUT(bob.endReason(), EndReason::HungUpByPeer, 10000);
+        waitIdle({"bob"});
+    }
+
     void cancelCrossingTheAnswerEndsTheCall() {
         Party& bob = party("bob");
         answerNextCall(bob);

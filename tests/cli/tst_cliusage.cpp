@@ -460,6 +460,33 @@ private slots:
         QTest::newRow("onionvoice, escaped name") << QStringLiteral(ONIONVOICE_GUI) << "%61ut%68";
 #endif
     }
+#ifdef ONIONVOICE_GUI
+    // Fault: the app set 0700 on the data directory it was given, through a symbolic link and
+    // before any check: a shared folder behind the link silently lost its group's access.
+    void aDataDirectoryBehindALinkIsNotChanged() {
+        QTemporaryDir dir;
+        const QString shared = dir.filePath("shared");
+        const auto open = QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner |
+                          QFileDevice::ReadGroup | QFileDevice::ExeGroup | QFileDevice::ReadOther |
+                          QFileDevice::ExeOther;
+        QVERIFY(QDir().mkdir(shared));
+        QVERIFY(QFile::setPermissions(shared, open));
+        QVERIFY(QFile::link(shared, dir.filePath("link")));
+        QProcess app;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert("QT_QPA_PLATFORM", "offscreen");
+        app.setProcessEnvironment(env);
+        // A test network that does not exist ends the start right after the data directory.
+        app.start(QStringLiteral(ONIONVOICE_GUI),
+                  {"--data-dir", dir.filePath("link"), "--testnet", dir.filePath("no-network")});
+        QVERIFY(app.waitForFinished(30000));
+        QCOMPARE(app.exitCode(), 1);
+        QCOMPARE(QFileInfo(shared).permissions() &
+                     ~(QFileDevice::ReadUser | QFileDevice::WriteUser | QFileDevice::ExeUser),
+                 open);
+    }
+#endif
+
     void accessKeysStayOutOfTheProcessList() {
         QFETCH(QString, program);
         QFETCH(QString, keyName);

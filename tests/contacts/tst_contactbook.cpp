@@ -6,6 +6,7 @@
 #include <QDateTime>
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
@@ -345,6 +346,41 @@ private slots:
         QVERIFY(book.setAllowlisted(testAddress(6), true));
         QVERIFY(book.remove(testAddress(6)));
         QCOMPARE(changes, 4);
+    }
+
+    // Fault: the data directory vanished under the running app (an encrypted folder unmounted);
+    // the next save made it again and wrote the book, access keys too, into the plain folder
+    // under the mount point, and said it was saved.
+    void aVanishedDataDirectoryIsNotMadeAgain() {
+        QTemporaryDir dir;
+        const QString data = dir.filePath("data");
+        QVERIFY(QDir().mkdir(data));
+        ContactBook book(data + "/contacts.json");
+        QCOMPARE(book.load().outcome, ContactBook::LoadOutcome::NoFile);
+        QString error;
+        QVERIFY(book.add({testAddress(1), "Ana", {}, false, false, {}, {}}, &error));
+        QVERIFY2(book.save(&error), qPrintable(error));
+        QVERIFY(QDir(data).removeRecursively());
+        QVERIFY(book.add({testAddress(2), "Bo", {}, false, true, QByteArray(32, 'k'), {}}, &error));
+        QVERIFY(!book.save(&error));
+        QVERIFY2(error.contains("is gone"), qPrintable(error));
+        QVERIFY(!QFileInfo::exists(data));
+    }
+
+    // A contacts.json that is a link to nothing (its drive not mounted) is no first start, which
+    // would mean no blocks and strangers ringing: it cannot be read (QFile::exists sees the link),
+    // and no save replaces the link. A review suspected otherwise; this pins it.
+    void aLinkToNothingIsNoFirstStart() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("contacts.json");
+        QVERIFY(QFile::link(dir.filePath("unmounted/contacts.json"), path));
+        ContactBook book(path);
+        const auto result = book.load();
+        QCOMPARE(result.outcome, ContactBook::LoadOutcome::Unreadable);
+        QVERIFY(!result.message.isEmpty());
+        QString error;
+        QVERIFY(!book.save(&error));
+        QVERIFY(QFileInfo(path).isSymLink());
     }
 
     void killedMidSaveLosesNothing() {
