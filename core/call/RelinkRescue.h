@@ -59,6 +59,7 @@
 // peer, one purge per 10 minutes.
 #pragma once
 
+#include "SleepCountingClock.h"
 #include "multipath/Types.h"
 #include "net/OnionLink.h"
 
@@ -73,7 +74,9 @@ namespace onionvoice::call {
 
 class RelinkRescue {
 public:
-    using Clock = std::chrono::steady_clock;
+    // Counts sleep: after a night's suspend, a peer called just before is no recent peer, and a
+    // dial to it (offline now) must not purge tor's circuits (see above).
+    using Clock = SleepCountingClock;
     struct Config {
         int failedAttempts = 3; // in a row in one slot
         // Between two purges (see above); at least 10 s, since tor delays a NEWNYM that follows

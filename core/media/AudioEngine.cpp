@@ -109,8 +109,12 @@ MouthToEarBudget AudioEngine::mouthToEar(std::chrono::microseconds network) cons
 // (CaptureTimeline) are not skipped twice.
 void AudioEngine::skipLostCapture() {
     const std::uint64_t overruns = m_rings.captureOverruns.load(std::memory_order_relaxed);
-    m_lostCaptureSamples += m_timeline.lostSamples(overruns - m_countedOverruns);
+    skipSamples(m_timeline.lostSamples(overruns - m_countedOverruns));
     m_countedOverruns = overruns;
+}
+
+void AudioEngine::skipSamples(std::uint64_t samples) {
+    m_lostCaptureSamples += samples;
     const auto perPacket =
         std::uint64_t(kSampleRate) * std::uint64_t(m_settings.encoder.packetPeriod.count()) / 1000;
     m_nextSequence += std::uint32_t(m_lostCaptureSamples / perPacket);
@@ -166,11 +170,12 @@ void AudioEngine::pump() {
     if (wasStalled && !m_timeline.stalled())
         qCInfo(lcMedia) << "capture resumed;" << m_timeline.silenceSent().count()
                         << "ms of silence sent in its place this call";
-    if (const std::size_t silence = m_timeline.silenceDue(now); silence > 0) {
+    if (const auto silence = m_timeline.silenceDue(now); silence.frames > 0) {
         if (!wasStalled)
             qCInfo(lcMedia) << "capture stalled; sending silence in its place";
-        for (std::size_t k = 0; k < silence; ++k)
+        for (std::size_t k = 0; k < silence.frames; ++k)
             encodeFrame(m_frame, Microphone::Muted); // encodes silence whatever the frame holds
+        skipSamples(silence.skippedFrames * kFrameSamples);
     }
     // The references written here after the whole capture burst still reach the echo canceller
     // in step with the captured frames: they wait in the sender for theirs (VoiceSender.h).

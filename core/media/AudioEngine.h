@@ -87,6 +87,8 @@ private:
     // The side of the device that has just been found stopped, if one has.
     std::optional<DeviceSide> watchDevice(JitterBuffer::Time now);
     void skipLostCapture();
+    // Numbering skips `samples` of capture (whole packets; the rest is carried).
+    void skipSamples(std::uint64_t samples);
     void encodeFrame(std::span<const float> frame, Microphone microphone);
 
     std::unique_ptr<AudioBackend> m_backend;

@@ -46,17 +46,21 @@ std::uint64_t CaptureTimeline::lostSamples(std::uint64_t samples) {
     return samples - paid * kFrameSamples;
 }
 
-std::size_t CaptureTimeline::silenceDue(Time now) {
+CaptureTimeline::Silence CaptureTimeline::silenceDue(Time now) {
     if (now - m_lastCapture < m_stallAfter)
-        return 0;
+        return {};
     if (!m_silenceUntil)
         m_silenceUntil = m_lastCapture;
-    std::size_t frames = 0;
-    for (; *m_silenceUntil + kFrameDuration <= now; *m_silenceUntil += kFrameDuration)
-        ++frames;
-    m_owedFrames += frames;
-    m_silenceSent += kFrameDuration * std::int64_t(frames);
-    return frames;
+    if (now < *m_silenceUntil + kFrameDuration)
+        return {};
+    const auto due = std::uint64_t((now - *m_silenceUntil) / Time(kFrameDuration));
+    *m_silenceUntil += Time(kFrameDuration) * std::int64_t(due);
+    // A device catching up pays back skipped frames as it does silence: both are numbered.
+    m_owedFrames += due;
+    const Silence silence{std::size_t(std::min<std::uint64_t>(due, kMaxSilenceBurst)),
+                          due - std::min<std::uint64_t>(due, kMaxSilenceBurst)};
+    m_silenceSent += kFrameDuration * std::int64_t(silence.frames);
+    return silence;
 }
 
 } // namespace onionvoice::media

@@ -31,8 +31,16 @@ public:
     bool takeFrame(Time now);
     // Samples the capture ring lost: those the numbering must skip (not already sent as silence).
     std::uint64_t lostSamples(std::uint64_t samples);
-    // Frames of silence to send now in place of capture.
-    std::size_t silenceDue(Time now);
+    // Silence due now in place of capture: `frames` to send, and `skippedFrames` the numbering
+    // skips instead. A clock that jumped (a stopped process or VM, a pump that stood still)
+    // owes hours at once; encoding them froze the engine thread and flooded the links, so at
+    // most kMaxSilenceBurst is sent in one go.
+    struct Silence {
+        std::size_t frames = 0;
+        std::uint64_t skippedFrames = 0;
+    };
+    static constexpr std::size_t kMaxSilenceBurst = 50; // 1 s of 20-ms frames
+    Silence silenceDue(Time now);
 
     bool stalled() const { return m_silenceUntil.has_value(); }
     std::chrono::milliseconds silenceSent() const { return m_silenceSent; }

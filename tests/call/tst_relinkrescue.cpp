@@ -3,6 +3,7 @@
 #include "call/RelinkRescue.h"
 
 #include <QTest>
+#include <type_traits>
 
 using namespace onionvoice::call;
 using namespace std::chrono_literals;
@@ -13,6 +14,12 @@ namespace {
 RelinkRescue::Failure classify(int socksReplyCode) {
     return RelinkRescue::classify(onionvoice::net::OnionLink::Failure::SocksReply, socksReplyCode);
 }
+
+// Fault (found by a review): the limits ran on steady_clock, which stops while the machine is
+// suspended on Linux. After a night's sleep a peer called just before still counted as reached
+// "within 10 minutes", and the first failed dial to it (offline by now) purged tor's circuits.
+// The engine passes Clock::now(), so the clock itself is what must count sleep.
+static_assert(std::is_same_v<RelinkRescue::Clock, SleepCountingClock>);
 
 } // namespace
 

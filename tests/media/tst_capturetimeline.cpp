@@ -26,7 +26,9 @@ struct Run {
         skipped += timeline.lostSamples(lost) / kFrameSamples;
         for (std::size_t k = 0; k < frames; ++k)
             sent += timeline.takeFrame(now) ? 1 : 0;
-        sent += timeline.silenceDue(now);
+        const auto silence = timeline.silenceDue(now);
+        sent += silence.frames;
+        skipped += silence.skippedFrames;
     }
     void until(Time end, std::size_t frames) {
         while (now < end)
@@ -48,6 +50,23 @@ private slots:
         run.until(10s, 1);
         QCOMPARE(run.sent, 500u);
         QCOMPARE(run.timeline.silenceSent(), 0ms);
+    }
+
+    // Fault: a clock that jumped an hour (a process or VM stopped that long) had the whole hour
+    // encoded as silence in one pump: 180 000 frames, the engine thread frozen for seconds and the
+    // links flooded. At most a second is sent; the numbering skips the rest and keeps the clock.
+    void aJumpOfTheClockSendsOneSecondAndSkipsTheRest() {
+        Run run;
+        run.timeline.start(0ms);
+        run.until(1s, 1);
+        const std::uint64_t before = run.sent;
+        run.now += 1h;
+        run.tick(0);
+        QCOMPARE(run.sent - before, std::uint64_t(CaptureTimeline::kMaxSilenceBurst));
+        QCOMPARE(run.behindClock(), 0);
+        run.until(run.now + 1s, 0); // still stalled: silence at the frame rate
+        QCOMPARE(run.behindClock(), 0);
+        QCOMPARE(run.sent - before, std::uint64_t(CaptureTimeline::kMaxSilenceBurst) + 50);
     }
 
     void aStalledDeviceIsCoveredWithSilence() {
