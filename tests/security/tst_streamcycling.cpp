@@ -318,6 +318,12 @@ private slots:
               "%d of %d",
               call.active ? "active" : "not active", call.elapsedMs,
               qPrintable(describe(call.ended)), call.calleeLinks, call.callerLinks, kLinks);
+        // The attack went on through the dial: more streams were pushed out meanwhile than the
+        // listener holds (32), as many as once pushed the Hello's link out on the old code. A
+        // cycler that stalled would have let the contact call an idle callee.
+        QVERIFY2(refusals.linksOverLimit - pushedFrom > 32,
+                 qPrintable(QStringLiteral("only %1 streams pushed out during the call")
+                                .arg(refusals.linksOverLimit - pushedFrom)));
         QVERIFY2(call.active, "the contact's call did not connect under the attack");
         QCOMPARE(call.calleeLinks, kLinks);
         QCOMPARE(call.callerLinks, kLinks);
