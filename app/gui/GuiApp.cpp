@@ -301,6 +301,11 @@ void GuiApp::startEngine() {
                "could undo bridges, \"contacts only\" or refusing unknown callers. Check the "
                "settings and press OK; the unreadable file is kept beside the new one.")
                 .arg(settingsUnreadable_));
+        // Said where tor's state is, too, once the box is gone: "Tor is not running" alone would
+        // leave the user waiting.
+        window_->torStatus()->setFailure(
+            tr("%1. Check the settings (OnionVoice → Settings…) and press OK.")
+                .arg(settingsUnreadable_));
         return;
     }
     settings_.started();

@@ -14,12 +14,15 @@
 #include "tor/ClientAuthKey.h"
 #include "ui/CallWindow.h"
 #include "ui/IncomingCallDialog.h"
+#include "ui/MainWindow.h"
+#include "ui/TorStatusPanel.h"
 #include "ui/Translation.h"
 
 #include <QApplication>
 #include <QCheckBox>
 #include <QDir>
 #include <QFile>
+#include <QLabel>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QScopeGuard>
@@ -504,6 +507,9 @@ private slots:
         QCOMPARE(said.size(), 1);
         QVERIFY2(said.first().contains(file + QStringLiteral(" is damaged")),
                  qPrintable(said.first()));
+        const auto* hint = app.window()->torStatus()->findChild<QLabel*>("torHint");
+        QVERIFY2(hint && hint->text().contains(QStringLiteral("Check the settings")),
+                 qPrintable(hint ? hint->text() : QString()));
         emit app.window()->retryRequested(); // Retry alone does not start it either
         QCOMPARE(app.host()->phase(), ui::EngineHost::Phase::Stopped);
 

@@ -47,7 +47,7 @@
         <translation>Tor ist noch nicht bereit.</translation>
     </message>
     <message>
-        <location filename="../../core/call/CallEngine.cpp" line="+88"/>
+        <location filename="../../core/call/CallEngine.cpp" line="+89"/>
         <source>Some contacts could not be read, so callers who are not in your contacts are refused until you choose again whether they may ring.</source>
         <translation>Einige Kontakte konnten nicht gelesen werden. Anrufer, die nicht in Ihren Kontakten sind, werden deshalb abgewiesen, bis Sie erneut festlegen, ob sie anrufen dürfen.</translation>
     </message>
@@ -57,7 +57,7 @@
         <translation>Die Einweg-Hotline kann nicht auf Kontakte beschränkt werden.</translation>
     </message>
     <message>
-        <location line="+180"/>
+        <location line="+188"/>
         <source>The microphone stopped working.</source>
         <translation>Das Mikrofon funktioniert nicht mehr.</translation>
     </message>
@@ -72,7 +72,7 @@
         <translation>Audio konnte nicht starten: %1</translation>
     </message>
     <message>
-        <location line="-260"/>
+        <location line="-268"/>
         <source>no audio device</source>
         <translation>kein Audiogerät</translation>
     </message>
@@ -359,7 +359,7 @@
         <translation>Ein Zugangsschlüssel hat %1 Bytes, nicht %2.</translation>
     </message>
     <message>
-        <location line="+90"/>
+        <location line="+91"/>
         <source>The contact book %1 cannot be read: %2</source>
         <translation>Die Kontaktliste %1 kann nicht gelesen werden: %2</translation>
     </message>
@@ -389,7 +389,12 @@
         <translation>Die Datei der Kontaktliste konnte nicht gelesen werden und wird daher nicht überschrieben.</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+20"/>
+        <source>the data directory %1 is gone (was it unmounted?)</source>
+        <translation>das Datenverzeichnis %1 ist verschwunden (wurde es ausgehängt?)</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>The contact book could not be saved: %1</source>
         <translation>Die Kontaktliste konnte nicht gespeichert werden: %1</translation>
     </message>
@@ -772,7 +777,7 @@
         <translation>Ein onionvoice:-Link, der als Kontakt hinzugefügt wird.</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+26"/>
         <source>--testnet %1: %2</source>
         <translation>--testnet %1: %2</translation>
     </message>
@@ -906,6 +911,11 @@
         <location line="+1"/>
         <source>%1. OnionVoice does not connect with the default settings in their place: they could undo bridges, &quot;contacts only&quot; or refusing unknown callers. Check the settings and press OK; the unreadable file is kept beside the new one.</source>
         <translation>%1. OnionVoice verbindet sich nicht mit den Standardeinstellungen an ihrer Stelle: Sie könnten Bridges, „Nur Kontakte“ oder das Abweisen unbekannter Anrufer aufheben. Prüfen Sie die Einstellungen und klicken Sie auf OK; die unlesbare Datei bleibt neben der neuen erhalten.</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>%1. Check the settings (OnionVoice → Settings…) and press OK.</source>
+        <translation>%1. Prüfen Sie die Einstellungen (OnionVoice → Einstellungen…) und klicken Sie auf OK.</translation>
     </message>
 </context>
 <context>
