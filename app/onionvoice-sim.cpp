@@ -74,7 +74,9 @@ public:
             throw UsageError{"missing " + key};
         return values_.at(key);
     }
-    long number(const std::string& key, std::optional<long> fallback = std::nullopt) const {
+    // At least `minimum`: counts are positive, a seed may be 0 (as audio-loop's --seed).
+    long number(const std::string& key, std::optional<long> fallback = std::nullopt,
+                long minimum = 1) const {
         if (!has(key)) {
             if (fallback)
                 return *fallback;
@@ -85,8 +87,11 @@ public:
         errno = 0;
         const long n = std::strtol(v.c_str(), &end, 10);
         // Every count the simulator takes fits an int; larger ones are typing mistakes.
-        if (v.empty() || *end != '\0' || n <= 0 || errno == ERANGE || n > 1'000'000'000)
-            throw UsageError{key + " needs a positive whole number, not \"" + v + "\""};
+        if (v.empty() || *end != '\0' || n < minimum || errno == ERANGE || n > 1'000'000'000)
+            throw UsageError{key +
+                             (minimum > 0 ? " needs a positive whole number, not \""
+                                          : " needs a non-negative whole number, not \"") +
+                             v + "\""};
         return n;
     }
     // A decimal number (digits, optionally a point and more digits: no hexadecimal, exponent,
@@ -231,7 +236,7 @@ int generate(const Options& o) {
     const fs::path out = o.text("--out");
     const long calls = o.number("--calls");
     const double minutes = o.decimal("--minutes", kMaxMinutes);
-    const long seed = o.number("--seed");
+    const long seed = o.number("--seed", std::nullopt, 0);
     const long links = o.number("--links", 12);
     if (links > long(multipath::kMaxLinks))
         throw UsageError{"--links is at most " + std::to_string(multipath::kMaxLinks)};

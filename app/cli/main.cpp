@@ -60,7 +60,8 @@ int audioLoop(const QStringList& arguments) {
     QCommandLineParser parser;
     parser.setApplicationDescription(
         "Push speech through capture processing, Opus, an optional simulated network, the "
-        "jitter buffer and the decoder; print PESQ-WB, mouth-to-ear delay and loss as JSON.");
+        "jitter buffer and the decoder; print PESQ-WB, mouth-to-ear delay and loss as JSON.\n\n" +
+        cli::exitCodeHelp());
     parser.addHelpOption();
     const QCommandLineOption in("in", "Input speech, 48 kHz 16-bit or float WAV.", "WAV");
     const QCommandLineOption out("out", "Where to write what the listener hears.", "WAV");
@@ -99,9 +100,10 @@ int audioLoop(const QStringList& arguments) {
         return fail("--bitrate must be between 24000 and 32000", kUsageError);
     if (!okPacket || packetValue < 20 || packetValue > 120 || packetValue % 20 != 0)
         return fail("--packet-ms must be 20, 40, 60, 80, 100 or 120", kUsageError);
-    // A usage error, not a failure of the run: checked before any file is read.
+    // A usage error, not a failure of the run: checked before any file is read, with or without
+    // --trace (an unknown name was taken without one, exit 0).
     if (const QStringList policies = cli::TraceNetwork::policies();
-        parser.isSet(trace) && !policies.contains(parser.value(policy)))
+        !policies.contains(parser.value(policy)))
         return fail("--policy must be one of: " + policies.join(QLatin1Char(' ')), kUsageError);
 
     // A missing or unreadable file named on the command line is exit code 4 (README, --help);

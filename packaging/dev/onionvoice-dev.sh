@@ -28,6 +28,22 @@ install_packages() {
     DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"
 }
 
+# Every build stages the tor that tor-bundle/manifest pins by SHA-256 (Debian 12's build) and
+# refuses any other. Said here, before a build that would stop at it: on Ubuntu, or once Debian
+# ships a newer tor, the installed one differs.
+check_pinned_tor() {
+    local pinned installed
+    for pinned in $(awk '$1 == "linux" && $3 == "required" { print $6 }' tor-bundle/manifest | sort -u); do
+        installed=$(dpkg-query -W -f='${Version}' "${pinned%%=*}" 2>/dev/null || true)
+        if [ "$installed" != "${pinned#*=}" ]; then
+            echo "tor-bundle/manifest pins ${pinned}, but ${pinned%%=*} ${installed:-(none)} is installed:" >&2
+            echo "the build refuses any other tor. Install the pinned version, or check the new one" >&2
+            echo "and re-pin it with tor-bundle/update-manifest.sh." >&2
+            exit 1
+        fi
+    done
+}
+
 configure() { # configure DIR [cmake options...]
     local dir=$1
     shift
@@ -42,12 +58,14 @@ build() { # build DIR [cmake options...]
 case "${1:-}" in
 start)
     install_packages
+    check_pinned_tor
     build build
     shift
     exec packaging/dev/demo.sh build "$@"
     ;;
 test)
     install_packages
+    check_pinned_tor
     build build
     # Unit tests again under AddressSanitizer + UndefinedBehaviorSanitizer, and the fuzz targets,
     # in build-asan/. Only what those tests run is built there: 412 of the tree's 515 build steps,

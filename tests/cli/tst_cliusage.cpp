@@ -171,6 +171,21 @@ private slots:
                  qPrintable(r.errors));
     }
 
+    // Fault (a contract review): without --trace an unknown --policy was taken, and the run
+    // exited 0; and `audio-loop --help` was the one command whose help had no exit-code table.
+    void audioLoopPolicyAndHelpFollowTheTable() {
+        QTemporaryDir dir;
+        const Run r = cli({"audio-loop", "--in", dir.filePath("missing.wav"), "--out",
+                           dir.filePath("out.wav"), "--policy", "bogus", "--no-pesq"});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.errors.contains("--policy must be one of"), qPrintable(r.errors));
+        const Run help = cli({"audio-loop", "--help"});
+        QCOMPARE(help.exitCode, 0);
+        QVERIFY2(help.output.contains("Exit codes:") &&
+                     help.output.contains("4    a file named on the command line"),
+                 qPrintable(help.output));
+    }
+
     // Fault: `id --name` printed links that `contacts add` and the GUI refuse.
     void idRefusesNamesLinksCannotCarry() {
         for (const QString& name : {QString(70, 'x'), QString("Bob\nEve")}) {

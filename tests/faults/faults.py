@@ -12,7 +12,8 @@ One JSON object per fault: `fault`, `call_continued`, `end_reason`, `late_pct` (
 direction), `longest_gap_ms` (longest run of played audio without received speech, worse side),
 `relink_s` (fault → all links up again on both sides; 0 when none went down), `leftover_processes`
 (names of processes of the run still alive once it is over), and details. Exit status 1 when a
-fault misses its acceptance criterion (issue 12), 2 on a harness error.
+fault misses its acceptance criterion (issue 12) or its run could not be completed (the object
+then has `error`), 2 on a usage error.
 """
 
 import argparse
@@ -355,7 +356,9 @@ def run_fault(args, fault, network, speech, label):
     except Exception as e:  # the fault's run could not be completed: that is a failure
         for instance in run.instances():
             instance.interrupt()
-        return {"fault": fault.name, "pass": False, "error": str(e),
+        # Every field issue 12 names is there, unknown ones null: a reader indexes them.
+        return {"fault": fault.name, "pass": False, "error": str(e), "call_continued": False,
+                "end_reason": None, "late_pct": None, "longest_gap_ms": None, "relink_s": None,
                 "leftover_processes": sorted({n for _, n in run.leftover_processes()})}
     finally:
         run.close()
