@@ -67,9 +67,14 @@ AppSettings AppSettings::load(QSettings& store, QStringList* problems) {
 
 QString AppSettings::unreadable(QSettings& store) {
     const QFileInfo file(store.fileName());
-    if (!file.exists() && !file.isSymLink())
-        return {};   // a first start
-    store.allKeys(); // Qt parses the file when a key is first asked for, and only then says
+    // A link to nothing (its drive not mounted) is no first start, though Qt reads it as one.
+    if (file.isSymLink() && !file.exists())
+        return QCoreApplication::translate("AppSettings", "%1 cannot be read")
+            .arg(store.fileName());
+    if (!file.exists())
+        return {}; // a first start
+    // Qt parses the file when a key is first asked for, and only then says how it went.
+    store.allKeys();
     switch (store.status()) {
     case QSettings::NoError:
         return {};

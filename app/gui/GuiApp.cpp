@@ -245,7 +245,12 @@ void GuiApp::applySettings(const ui::AppSettings& settings, bool unknownCallersC
     QSettings store(settingsFile_, QSettings::IniFormat);
     QString error;
     const bool saved = settings.save(store, &error);
-    if (!saved)
+    if (!saved && !settingsUnreadable_.isEmpty())
+        ui::informWindowModal(window_.get(), tr("Settings not saved"),
+                              tr("The settings could not be saved: %1. Tor is not started "
+                                 "until they are.")
+                                  .arg(error));
+    else if (!saved)
         // Said in a box, not the status bar: the restart below overwrites the bar, and a choice
         // such as "contacts only" silently going back to open at the next start is what the user
         // must learn of.

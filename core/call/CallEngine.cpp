@@ -10,9 +10,9 @@
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QDir>
-#include <QEventLoop>
 #include <QLoggingCategory>
 #include <algorithm>
+#include <thread>
 
 // Never an address or a key in the log; debug output is off unless enabled (QT_LOGGING_RULES).
 Q_LOGGING_CATEGORY(lcCall, "onionvoice.call", QtInfoMsg)
@@ -130,15 +130,14 @@ void CallEngine::onContactsChanged() {
 void CallEngine::stop() {
     if (call_)
         end(EndReason::HungUpLocally);
-    // Quitting in a call: closing the links and stopping tor at once lost the hang-up, and the
-    // peer heard silence until its network-loss timeout, then read "network failure". An ended
-    // call's links get their linger, and tor the time to send what they flushed.
-    if (!ended_.empty()) {
-        QEventLoop flush;
-        QTimer::singleShot(kHangUpFlush, &flush, &QEventLoop::quit);
-        flush.exec();
-    }
-    ended_.clear();
+    const bool callJustEnded = !ended_.empty();
+    ended_.clear(); // closing a link flushes its last records (the hang-up) into tor's socket
+    // Quitting in a call: tor, stopped at once, exited before it read them, and the peer heard
+    // silence until its network-loss timeout, then read "network failure". A sleep, not an event
+    // loop: a stopping engine must not take new work meanwhile (a ring, a dial, a second stop
+    // that deletes it under the first).
+    if (callJustEnded)
+        std::this_thread::sleep_for(kHangUpFlush);
     host_.stop();
 }
 

@@ -75,8 +75,8 @@ public:
 
     // Loads or creates the identity and the contact book, starts tor and publishes the service.
     bool start(QString* error);
-    // Hangs up a call in progress and stops tor. Runs the event loop for up to kHangUpFlush when
-    // a call has just ended, so that its hang-up reaches the peer.
+    // Hangs up a call in progress and stops tor; when a call has just ended, first waits
+    // kHangUpFlush (blocking) so that tor sends its hang-up.
     void stop();
 
     QString address() const { return host_.address(); }

@@ -32,8 +32,8 @@ void discard(net::OnionLink* link);
 // that the message reaches tor before the stream closes. Ended calls and decoy rings both use it:
 // a caller must not tell them apart by when the stream closes.
 inline constexpr std::chrono::milliseconds kLingerBeforeClose{300};
-// How long a stop waits after a call ended before it stops tor: the linger, then time for tor to
-// put the last records into cells (a stopped tor exits at once, and what it held is lost).
+// How long a stop waits, once a just-ended call's links are closed, before it stops tor: time for
+// tor to put their last records into cells (a stopped tor exits at once, and what it held is lost).
 inline constexpr std::chrono::milliseconds kHangUpFlush{600};
 
 std::span<const std::uint8_t> bytesOf(const QByteArray& a);

@@ -217,9 +217,9 @@ bool ContactBook::save(QString* error) const {
     const QByteArray json = QJsonDocument(book).toJson();
 
     QString why;
-    // A directory there at load and gone now was unmounted or removed: made again, the book
-    // (access keys too) would land on whatever is there instead, maybe a plain-text disk under an
-    // encrypted one's mount point.
+    // A directory there at load and gone now was removed, or unmounted (the data directory
+    // below an encrypted folder's mount point): made again, the book (access keys too) would
+    // land on whatever is there instead, the plain-text disk under the mount point.
     const QString directory = QFileInfo(path_).absolutePath();
     if (directoryExisted_ && !QFileInfo(directory).isDir())
         why = QCoreApplication::translate("ContactBook",

@@ -286,12 +286,9 @@ private slots:
         waitIdle({"alice", "bob"});
     }
 
-    // A cancel that crosses the answer: the caller's plain Refusal arrives on the control link
-    // after bob answered. Before the fix bob took it for a forged record and stayed "Active"
-    // until the 20 s network-loss timeout.
     // Fault: quitting the app during a call (CallEngine::stop, as closing the window does)
-    // closed the links and stopped tor at once: the hang-up never left, and the peer heard
-    // silence until its 20-s network-loss timeout, then read "network failure".
+    // stopped tor at once, before it had sent the hang-up the closed links flushed to it: the
+    // peer heard silence until its 20-s network-loss timeout, then read "network failure".
     void quittingMidCallHangsUp_data() {
         QTest::addColumn<bool>("callerQuits");
         QTest::newRow("the caller quits") << true;
@@ -315,6 +312,9 @@ private slots:
         waitIdle({"bob"});
     }
 
+    // A cancel that crosses the answer: the caller's plain Refusal arrives on the control link
+    // after bob answered. Before the fix bob took it for a forged record and stayed "Active"
+    // until the 20 s network-loss timeout.
     void cancelCrossingTheAnswerEndsTheCall() {
         Party& bob = party("bob");
         answerNextCall(bob);

@@ -462,19 +462,6 @@ private slots:
         QVERIFY2(r.errors.contains(address), qPrintable(r.errors)); // what was refused, still
     }
 
-    // The link parser reads a key name with percent escapes decoded ("a%75th" is "auth"), and so
-    // must the scrub: it hid only a literal "auth=" (a review found it).
-    void accessKeysStayOutOfTheProcessList_data() {
-        QTest::addColumn<QString>("program");
-        QTest::addColumn<QString>("keyName");
-        QTest::newRow("onionvoice-cli call") << QStringLiteral(ONIONVOICE_CLI) << "auth";
-        QTest::newRow("onionvoice-cli call, escaped name")
-            << QStringLiteral(ONIONVOICE_CLI) << "a%75th";
-#ifdef ONIONVOICE_GUI
-        QTest::newRow("onionvoice") << QStringLiteral(ONIONVOICE_GUI) << "auth";
-        QTest::newRow("onionvoice, escaped name") << QStringLiteral(ONIONVOICE_GUI) << "%61ut%68";
-#endif
-    }
 #ifdef ONIONVOICE_GUI
     // Fault: the app set 0700 on the data directory it was given, through a symbolic link and
     // before any check: a shared folder behind the link silently lost its group's access.
@@ -501,6 +488,20 @@ private slots:
                  open);
     }
 #endif
+
+    // The link parser reads a key name with percent escapes decoded ("a%75th" is "auth"), and so
+    // must the scrub: it hid only a literal "auth=" (a review found it).
+    void accessKeysStayOutOfTheProcessList_data() {
+        QTest::addColumn<QString>("program");
+        QTest::addColumn<QString>("keyName");
+        QTest::newRow("onionvoice-cli call") << QStringLiteral(ONIONVOICE_CLI) << "auth";
+        QTest::newRow("onionvoice-cli call, escaped name")
+            << QStringLiteral(ONIONVOICE_CLI) << "a%75th";
+#ifdef ONIONVOICE_GUI
+        QTest::newRow("onionvoice") << QStringLiteral(ONIONVOICE_GUI) << "auth";
+        QTest::newRow("onionvoice, escaped name") << QStringLiteral(ONIONVOICE_GUI) << "%61ut%68";
+#endif
+    }
 
     void accessKeysStayOutOfTheProcessList() {
         QFETCH(QString, program);

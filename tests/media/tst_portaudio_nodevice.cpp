@@ -1,8 +1,9 @@
 // Integration test of the PortAudio backend on a machine without sound devices (CI, and this test
 // runs with an empty HOME and no PulseAudio server): starting gives a clear error, not a crash.
-// Skipped where real sound hardware exists (not merely where the backend reports devices). And the fault of the desktop app's two threads using
-// PortAudio at once (Settings lists devices while a call opens its streams): PortAudio itself
-// keeps no lock, and two first initializations at once abort inside it.
+// Skipped where real sound hardware exists (not merely where the backend reports devices). And
+// the fault of the desktop app's two threads using PortAudio at once (Settings lists devices while
+// a call opens its streams): PortAudio itself keeps no lock, and two first initializations at once
+// abort inside it.
 #include "SoundHardware.h"
 #include "media/PortAudioBackend.h"
 

@@ -487,13 +487,21 @@ private slots:
     // root-owned from a backup) read as the defaults, and tor started with them: no bridges, an
     // open service, strangers ringing, without a word. Tor now waits for the user to check and
     // save the settings, and the unreadable file is kept.
+    void anUnreadableSettingsFileStartsNoTor_data() {
+        QTest::addColumn<bool>("linkToNothing");
+        QTest::newRow("a line Qt cannot parse") << false;
+        QTest::newRow("a link to nothing") << true;
+    }
     void anUnreadableSettingsFileStartsNoTor() {
+        QFETCH(bool, linkToNothing);
         QTemporaryDir data;
         const QString file = data.filePath(QStringLiteral("settings.ini"));
         const QByteArray content = "[security]\ncontactsOnly=true\nunknownCallers=refuse\n"
                                    "[tor]\nuseBridges tr\xc3ue\npath=" +
                                    QFile::encodeName(waitingTor(data)) + "\n";
-        {
+        if (linkToNothing) {
+            QVERIFY(QFile::link(data.filePath(QStringLiteral("unmounted/settings.ini")), file));
+        } else {
             QFile f(file);
             QVERIFY(f.open(QIODevice::WriteOnly));
             f.write(content);
@@ -505,8 +513,11 @@ private slots:
         for (QMessageBox* box : app.window()->findChildren<QMessageBox*>())
             said.append(box->text());
         QCOMPARE(said.size(), 1);
-        QVERIFY2(said.first().contains(file + QStringLiteral(" is damaged")),
+        QVERIFY2(said.first().contains(file + (linkToNothing ? QStringLiteral(" cannot be read")
+                                                             : QStringLiteral(" is damaged"))),
                  qPrintable(said.first()));
+        if (linkToNothing)
+            return; // with no tor of its own to name, an OK would start the public network's
         const auto* hint = app.window()->torStatus()->findChild<QLabel*>("torHint");
         QVERIFY2(hint && hint->text().contains(QStringLiteral("Check the settings")),
                  qPrintable(hint ? hint->text() : QString()));

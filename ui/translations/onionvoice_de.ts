@@ -9,7 +9,8 @@
         <translation>Die gespeicherte Wahl, wer anrufen darf („%1“), kennt OnionVoice nicht: unbekannte Anrufer werden abgewiesen, bis Sie in den Einstellungen wählen.</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+22"/>
+        <location line="+10"/>
         <source>%1 cannot be read</source>
         <translation>%1 kann nicht gelesen werden</translation>
     </message>
@@ -57,7 +58,7 @@
         <translation>Die Einweg-Hotline kann nicht auf Kontakte beschränkt werden.</translation>
     </message>
     <message>
-        <location line="+188"/>
+        <location line="+187"/>
         <source>The microphone stopped working.</source>
         <translation>Das Mikrofon funktioniert nicht mehr.</translation>
     </message>
@@ -72,7 +73,7 @@
         <translation>Audio konnte nicht starten: %1</translation>
     </message>
     <message>
-        <location line="-268"/>
+        <location line="-267"/>
         <source>no audio device</source>
         <translation>kein Audiogerät</translation>
     </message>
@@ -868,17 +869,23 @@
     </message>
     <message>
         <location line="+32"/>
-        <location line="+17"/>
+        <location line="+13"/>
+        <location line="+9"/>
         <source>Settings not saved</source>
         <translation>Einstellungen nicht gespeichert</translation>
     </message>
     <message>
-        <location line="-16"/>
+        <location line="-21"/>
         <source>%1 could not be moved aside to %2, so the new settings were not saved, and tor is not started.</source>
         <translation>%1 konnte nicht nach %2 verschoben werden. Die neuen Einstellungen wurden daher nicht gespeichert, und Tor wird nicht gestartet.</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+13"/>
+        <source>The settings could not be saved: %1. Tor is not started until they are.</source>
+        <translation>Die Einstellungen konnten nicht gespeichert werden: %1. Tor wird erst gestartet, wenn sie gespeichert sind.</translation>
+    </message>
+    <message>
+        <location line="+9"/>
         <source>The settings could not be saved: %1. They apply until OnionVoice quits; at the next start the settings saved before apply again.</source>
         <translation>Die Einstellungen konnten nicht gespeichert werden: %1. Sie gelten, bis OnionVoice beendet wird; beim nächsten Start gelten wieder die zuvor gespeicherten Einstellungen.</translation>
     </message>

@@ -21,7 +21,7 @@ if [[ ! -d $tree ]]; then
 else
     git -C "$tree" checkout -q --detach "$(git -C "$repo" rev-parse HEAD)"
 fi
-export CCACHE_DIR=${CCACHE_DIR:-/work/.ccache} CCACHE_BASEDIR=${CCACHE_BASEDIR:-/work} CCACHE_NOHASHDIR=1
+export CCACHE_DIR=${CCACHE_DIR:-$work/ccache} CCACHE_BASEDIR=${CCACHE_BASEDIR:-$work} CCACHE_NOHASHDIR=1
 # ccache where the machine has it (it makes the many rebuilds of a full run quick).
 launcher=()
 command -v ccache >/dev/null &&
