@@ -489,6 +489,28 @@ private slots:
     }
 #endif
 
+    // Fault: `call` with a keyed link wrote "the link's key for <address> is kept" on stderr,
+    // which is the log, where no onion address may go (the leak test's rule; it calls without a
+    // key, so it never saw this line).
+    void aKeyedLinkPutsNoAddressInTheLog() {
+        const QString peer = otherAddress();
+        const QString key = QString::fromLatin1(
+            QByteArray(32, '\x5c')
+                .toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals));
+        QTemporaryDir dir;
+        QProcess running;
+        running.start(QStringLiteral(ONIONVOICE_CLI),
+                      {"call", "onionvoice:" + peer + "?auth=" + key, "--tor", waitingTor(dir),
+                       "--data-dir", dir.filePath("data")});
+        QByteArray errors;
+        QTRY_VERIFY_WITH_TIMEOUT(
+            (errors += running.readAllStandardError()).contains("kept in the contacts"), 20000);
+        running.kill();
+        running.waitForFinished();
+        errors += running.readAllStandardError();
+        QVERIFY2(!errors.contains(peer.toLatin1()), errors.constData());
+    }
+
     // The link parser reads a key name with percent escapes decoded ("a%75th" is "auth"), and so
     // must the scrub: it hid only a literal "auth=" (a review found it).
     void accessKeysStayOutOfTheProcessList_data() {
