@@ -77,6 +77,10 @@ void EngineHost::start(call::EngineConfig config) {
             publishContacts(*engine_);
         }
         onGuiThread(generation, [this, ok, error, address = engine_->address()] {
+            // A stop made since then stands: this news was queued before it returned. (The rest
+            // of what the engine queued still passes: on closing, the window hears the Ended.)
+            if (phase_ == Phase::Stopped)
+                return;
             address_ = address;
             setPhase(ok ? Phase::Running : Phase::Failed, error);
         });

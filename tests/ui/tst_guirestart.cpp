@@ -1,10 +1,13 @@
 // The desktop app's composition (GuiApp) on the private Tor network: a setting that needs tor
-// restarted, saved during a call, and the call ending while the "Restart now?" question is open.
+// restarted, saved during a call, and the call ending while the "Restart now?" question is open;
+// and an engine stopped before its start was reported.
+#include "../cli/StandInTor.h"
 #include "../testnet/TestnetEngine.h"
 #include "GuiApp.h"
 #include "OffscreenTestMain.h"
 #include "media/WavFile.h"
 #include "media/WavFileBackend.h"
+#include "ui/EngineHost.h"
 
 #include <QApplication>
 #include <QMessageBox>
@@ -44,6 +47,22 @@ private slots:
         if (testnet::networkDirectory().isEmpty())
             QSKIP("needs the private Tor network (ctest fixture testnet)");
         testnet::dieWithParent();
+    }
+
+    // Fault (a review found it): stop() did not move the generation on, so the news of a start
+    // still queued when the blocking stop returned (Running) arrived after it and turned the
+    // stopped host back to Running, with no engine behind it.
+    void aStopRightAfterAStartStaysStopped() {
+        QTemporaryDir dir;
+        ui::EngineHost host;
+        call::EngineConfig config;
+        config.dataDirectory = dir.filePath(QStringLiteral("data"));
+        config.torExecutable = waitingTor(dir);
+        host.start(config);
+        host.stop();
+        QCOMPARE(host.phase(), ui::EngineHost::Phase::Stopped);
+        QTest::qWait(500); // the start's news, queued on this thread meanwhile, is delivered
+        QCOMPARE(host.phase(), ui::EngineHost::Phase::Stopped);
     }
 
     // Fault: the question runs its own event loop. The peer hung up while it was open, the
