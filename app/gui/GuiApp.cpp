@@ -43,6 +43,15 @@ QString findExecutable(const QStringList& names) {
     return {};
 }
 
+// The pluggable-transport programs installed, which bridges need.
+ui::SettingsEnvironment installedTransports() {
+    ui::SettingsEnvironment env;
+    env.obfs4Executable =
+        findExecutable({QStringLiteral("lyrebird"), QStringLiteral("obfs4proxy")});
+    env.snowflakeExecutable = findExecutable({QStringLiteral("snowflake-client")});
+    return env;
+}
+
 ui::AppSettings loadSettings(const QString& file, QStringList* problems, QString* unreadable) {
     QSettings store(file, QSettings::IniFormat);
     *unreadable = ui::AppSettings::unreadable(store);
@@ -131,7 +140,10 @@ call::EngineConfig GuiApp::engineConfig() const {
     config.parameters = chosen.callParameters();
     config.preset = chosen.preset; // the engine adds its tor options and runs the hotline
     if (chosen.useBridges && !chosen.bridgeLines.isEmpty()) {
-        const ui::SettingsEnvironment env = environment();
+        // Not environment(): a start needs no list of sound devices, and making one on this
+        // (the GUI) thread initialises PortAudio, which scans every device while the window
+        // waits.
+        const ui::SettingsEnvironment env = installedTransports();
         // The tor the launcher will pick: a transport in its directory is named relative to it.
         QStringList searched;
         const QString tor =
@@ -157,12 +169,9 @@ call::EngineConfig GuiApp::engineConfig() const {
 }
 
 ui::SettingsEnvironment GuiApp::environment() {
-    ui::SettingsEnvironment env;
+    ui::SettingsEnvironment env = installedTransports();
     for (const auto name : multipath::policyNames())
         env.policies.append(QString::fromLatin1(name.data(), qsizetype(name.size())));
-    env.obfs4Executable =
-        findExecutable({QStringLiteral("lyrebird"), QStringLiteral("obfs4proxy")});
-    env.snowflakeExecutable = findExecutable({QStringLiteral("snowflake-client")});
     QString error;
     if (auto backend = media::PortAudioBackend::create(&error)) {
         for (const media::AudioDeviceInfo& d : backend->devices()) {

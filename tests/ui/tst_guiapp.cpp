@@ -6,6 +6,7 @@
 #include "GuiApp.h"
 #include "InstanceGuard.h"
 #include "OffscreenTestMain.h"
+#include "SettingsDriving.h"
 #include "StartFailure.h"
 #include "WidgetLookup.h"
 #include "contacts/ContactBook.h"
@@ -15,20 +16,17 @@
 #include "ui/CallWindow.h"
 #include "ui/IncomingCallDialog.h"
 #include "ui/MainWindow.h"
-#include "ui/TorStatusPanel.h"
 #include "ui/Translation.h"
 
 #include <QApplication>
 #include <QCheckBox>
 #include <QDir>
 #include <QFile>
-#include <QLabel>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QScopeGuard>
 #include <QSettings>
 #include <QSignalSpy>
-#include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
@@ -37,6 +35,7 @@
 #include <unistd.h>
 
 using namespace onionvoice;
+using onionvoice::test::inSettings;
 
 namespace {
 
@@ -71,16 +70,6 @@ void writeClientTorrc(const QString& directory, const QByteArray& content,
 }
 
 constexpr auto kOwnerReadWrite = QFileDevice::ReadOwner | QFileDevice::WriteOwner;
-
-// Opens Settings as the menu does; `act` gets the dialog and closes it.
-void inSettings(gui::GuiApp& app, const std::function<void(QDialog*)>& act) {
-    QTimer::singleShot(0, [act] {
-        auto* dialog = qobject_cast<QDialog*>(QApplication::activeModalWidget());
-        QVERIFY(dialog && dialog->objectName() == QStringLiteral("settingsDialog"));
-        act(dialog);
-    });
-    emit app.window()->settingsRequested();
-}
 
 // Clicks `button` as a user does, through its window: Qt drops input to a window that a modal
 // dialog blocks there. (QTest::mouseClick on the widget itself is delivered past that check.)
@@ -436,122 +425,6 @@ private slots:
         app.window()->show(); // no engine: the test plays its reports
         QVERIFY(QTest::qWaitForWindowExposed(app.window()));
         answerAndHangUpWhileOpen(app, dialog);
-    }
-
-    // Fault: the settings were saved without a look at the result: with a settings file the user
-    // cannot write, "refuse unknown callers" or "contacts only" held for this session and were
-    // gone at the next start, without a word. A box says so now (the status bar would be
-    // overwritten by the restart some settings make).
-    void settingsThatCannotBeSavedAreSaid_data() {
-        QTest::addColumn<QString>("obstacle");
-        QTest::newRow("none") << QString();
-        QTest::newRow("read-only file") << QStringLiteral("read-only");
-        QTest::newRow("a directory in its place") << QStringLiteral("directory");
-    }
-    void settingsThatCannotBeSavedAreSaid() {
-        QFETCH(QString, obstacle);
-        QTemporaryDir data;
-        const QString file = data.filePath(QStringLiteral("settings.ini"));
-        if (obstacle == QStringLiteral("directory")) {
-            QVERIFY(QDir().mkdir(file));
-        } else if (obstacle == QStringLiteral("read-only")) {
-            if (::geteuid() == 0)
-                QSKIP("root writes a read-only file");
-            QFile f(file);
-            QVERIFY(f.open(QIODevice::WriteOnly));
-            f.write("[security]\nunknownCallers=ring\n");
-            f.close();
-            QVERIFY(f.setPermissions(QFileDevice::ReadOwner));
-        }
-        gui::GuiApp app(gui::GuiOptions{data.path(), {}, {}, {}, {}, {}});
-        inSettings(app, [](QDialog* dialog) {
-            dialog->findChild<QCheckBox*>("refuseUnknownCheck")->setChecked(true);
-            dialog->accept();
-        });
-        QStringList said;
-        for (QMessageBox* box : app.window()->findChildren<QMessageBox*>())
-            said.append(box->text());
-        if (obstacle.isEmpty()) {
-            QVERIFY2(said.isEmpty(), qPrintable(said.join('|')));
-            QCOMPARE(QSettings(file, QSettings::IniFormat).value("security/unknownCallers"),
-                     QVariant(QStringLiteral("refuse")));
-            return;
-        }
-        QCOMPARE(said.size(), 1);
-        QVERIFY2(said.first().contains(QStringLiteral("could not be saved")) &&
-                     said.first().contains(file),
-                 qPrintable(said.first()));
-    }
-
-    // Fault: a settings.ini that could not be read whole (a line Qt cannot parse; a file restored
-    // root-owned from a backup) read as the defaults, and tor started with them: no bridges, an
-    // open service, strangers ringing, without a word. Tor now waits for the user to check and
-    // save the settings, and the unreadable file is kept.
-    void anUnreadableSettingsFileStartsNoTor_data() {
-        QTest::addColumn<bool>("linkToNothing");
-        QTest::newRow("a line Qt cannot parse") << false;
-        QTest::newRow("a link to nothing") << true;
-    }
-    void anUnreadableSettingsFileStartsNoTor() {
-        QFETCH(bool, linkToNothing);
-        QTemporaryDir data;
-        const QString file = data.filePath(QStringLiteral("settings.ini"));
-        const QByteArray content = "[security]\ncontactsOnly=true\nunknownCallers=refuse\n"
-                                   "[tor]\nuseBridges tr\xc3ue\npath=" +
-                                   QFile::encodeName(waitingTor(data)) + "\n";
-        if (linkToNothing) {
-            QVERIFY(QFile::link(data.filePath(QStringLiteral("unmounted/settings.ini")), file));
-        } else {
-            QFile f(file);
-            QVERIFY(f.open(QIODevice::WriteOnly));
-            f.write(content);
-        }
-        gui::GuiApp app(gui::GuiOptions{data.path(), {}, {}, {}, {}, {}});
-        app.start();
-        QCOMPARE(app.host()->phase(), ui::EngineHost::Phase::Stopped);
-        QStringList said;
-        for (QMessageBox* box : app.window()->findChildren<QMessageBox*>())
-            said.append(box->text());
-        QCOMPARE(said.size(), 1);
-        QVERIFY2(said.first().contains(file + (linkToNothing ? QStringLiteral(" cannot be read")
-                                                             : QStringLiteral(" is damaged"))),
-                 qPrintable(said.first()));
-        if (linkToNothing)
-            return; // with no tor of its own to name, an OK would start the public network's
-        const auto* hint = app.window()->torStatus()->findChild<QLabel*>("torHint");
-        QVERIFY2(hint && hint->text().contains(QStringLiteral("Check the settings")),
-                 qPrintable(hint ? hint->text() : QString()));
-        emit app.window()->retryRequested(); // Retry alone does not start it either
-        QCOMPARE(app.host()->phase(), ui::EngineHost::Phase::Stopped);
-
-        inSettings(app, [](QDialog* dialog) { dialog->accept(); });
-        QTRY_COMPARE_WITH_TIMEOUT(app.host()->phase(), ui::EngineHost::Phase::Running, 20000);
-        const QStringList kept =
-            QDir(data.path()).entryList({QStringLiteral("settings.ini.unreadable-*")});
-        QCOMPARE(kept.size(), 1);
-        QFile keptFile(data.filePath(kept.first()));
-        QVERIFY(keptFile.open(QIODevice::ReadOnly));
-        QCOMPARE(keptFile.readAll(), content);
-        QSettings saved(file, QSettings::IniFormat);
-        QCOMPARE(saved.value("security/contactsOnly").toBool(), true);
-        QCOMPARE(saved.value("security/unknownCallers").toString(), QStringLiteral("refuse"));
-        QCOMPARE(saved.status(), QSettings::NoError);
-    }
-
-    // The garbled choice of who may call (tst_uiunits aGarbledChoiceOfWhoMayCallDoesNotOpenTheDoor)
-    // reaches the engine as a refusal, and the window says why.
-    void aGarbledChoiceOfWhoMayCallRefusesAndSaysSo() {
-        QTemporaryDir data;
-        {
-            QSettings store(data.filePath(QStringLiteral("settings.ini")), QSettings::IniFormat);
-            store.setValue("security/unknownCallers", "refus");
-            store.setValue("tor/path", waitingTor(data));
-        }
-        gui::GuiApp app(gui::GuiOptions{data.path(), {}, {}, {}, {}, {}});
-        QCOMPARE(app.engineConfig().unknownCallers, call::UnknownCallers::Refuse);
-        app.start();
-        const QString shown = app.window()->statusBar()->currentMessage();
-        QVERIFY2(shown.contains(QStringLiteral("\"refus\"")), qPrintable(shown));
     }
 
     // Attack: the installed app read $ONIONVOICE_TESTNET without --testnet, and the test network's
