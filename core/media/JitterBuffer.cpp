@@ -24,6 +24,11 @@ constexpr std::chrono::seconds kJumpRun{1};
 // 6 s, DONAR's spikes rarely pass 2.4 s), so it never makes a run whose delays agree within
 // maxTarget; a stopped clock's run does.
 constexpr std::chrono::seconds kJumpDelay{2};
+// A shorter jump, too late to play at any target yet under kJumpDelay (a sender that stood still
+// for half a second to two: its packets were late until the old minimum left the 20-s window,
+// 20 s of silence), is followed after this much of a run: a queue that drains by maxTarget over
+// it, 75 ms a second, never makes one.
+constexpr std::chrono::seconds kShortJumpRun{4};
 
 } // namespace
 
@@ -63,8 +68,9 @@ bool JitterBuffer::outOfReach(std::int64_t index) const {
 // within maxTarget (one stream, which one anchor can play), until kJumpRun of new packets came.
 bool JitterBuffer::clockJumped(std::int64_t index, Time arrival) {
     const Time offset = arrival - Time(m_settings.packetPeriod) * index;
-    const bool late = m_state == State::Playing && index < m_next &&
-                      offset - *m_base.minimum() >= Time(kJumpDelay);
+    const Time unplayable = Time(m_settings.maxTarget) + Time(m_settings.packetPeriod);
+    const bool late =
+        m_state == State::Playing && index < m_next && offset - *m_base.minimum() >= unplayable;
     if (!late && !outOfReach(index)) {
         m_jump.reset();
         return false;
@@ -80,7 +86,8 @@ bool JitterBuffer::clockJumped(std::int64_t index, Time arrival) {
         m_jump->highest = std::max(m_jump->highest, offset);
         ++m_jump->packets;
     }
-    return m_jump->packets >= kJumpRun / m_settings.packetPeriod;
+    const bool deep = m_jump->lowest - *m_base.minimum() >= Time(kJumpDelay) || outOfReach(index);
+    return m_jump->packets >= (deep ? kJumpRun : kShortJumpRun) / m_settings.packetPeriod;
 }
 
 // Starts over as at a new talk spurt, from the run's fastest packet: what was learnt against the

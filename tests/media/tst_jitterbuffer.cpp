@@ -530,19 +530,26 @@ private slots:
     void aClockJumpIsFollowed_data() {
         QTest::addColumn<int>("shift");   // added to the sequence numbers of packets 100-399
         QTest::addColumn<int>("pauseMs"); // added to their arrival times
+        QTest::addColumn<int>("run");     // packets after the jump before it is followed
         // The sender's clock stopped for 12 s (a suspended laptop or paused VM: no capture
         // overrun, so numbering resumed where it left off): every later packet was 300 behind
         // the play position, refused as out of reach, and the direction stayed silent.
-        QTest::newRow("sender-paused-12s") << 0 << 12000;
+        QTest::newRow("sender-paused-12s") << 0 << 12000 << 25;
         // Our clock stopped for 12 s: every later packet was 300 ahead, refused the same way.
-        QTest::newRow("we-paused-12s") << 300 << 0;
+        QTest::newRow("we-paused-12s") << 300 << 0 << 25;
         // The sender's clock stopped for 5 s: every later packet counted late until the old
         // minimum left the 20-s window.
-        QTest::newRow("sender-paused-5s") << 0 << 5000;
+        QTest::newRow("sender-paused-5s") << 0 << 5000 << 25;
+        // Stopped for 1 s or half a second (a review found it): the same, 20 s of late frames.
+        // Such a jump is followed after 4 s of packets, which a draining network queue never
+        // makes: its delays do not agree that long.
+        QTest::newRow("sender-paused-1s") << 0 << 1000 << 100;
+        QTest::newRow("sender-paused-500ms") << 0 << 500 << 100;
     }
     void aClockJumpIsFollowed() {
         QFETCH(int, shift);
         QFETCH(int, pauseMs);
+        QFETCH(int, run);
         JitterBuffer jb;
         auto arrivals =
             schedule(400, [&](int i) { return Time(200ms) + Time(1ms) * (i < 100 ? 0 : pauseMs); });
@@ -564,16 +571,16 @@ private slots:
             now += step.action == PlayoutAction::Silence ? 20ms : 40ms;
         }
         QVERIFY(isRun(before, 0, 99));
-        // A second of packets tells the jump from a bad packet; the rest play.
+        // A run of packets tells the jump from a bad packet (or a queue); the rest play.
         QVERIFY2(
-            after.size() >= 260,
+            int(after.size()) >= 300 - run - 15,
             qPrintable(QString("%1 of the 300 packets after the jump played").arg(after.size())));
         QVERIFY(isRun(after, after.front(), 399 + shift));
         const Time silence = resumedAt - arrivals[100].at;
-        QVERIFY2(silence <= 1200ms, qPrintable(QString("playback resumed %1 ms after the first "
-                                                       "packet after the jump")
-                                                   .arg(silence.count() / 1000)));
-        QVERIFY2(jb.stats().late < 30, qPrintable(QString::number(jb.stats().late)));
+        QVERIFY2(silence <= 40ms * run + 200ms,
+                 qPrintable(QString("playback resumed %1 ms after the first packet after the jump")
+                                .arg(silence.count() / 1000)));
+        QVERIFY2(int(jb.stats().late) < run + 5, qPrintable(QString::number(jb.stats().late)));
     }
 
     void malformedPacketsAreCountedAndIgnored() {
