@@ -100,6 +100,7 @@ void EngineHost::stop() {
     QMetaObject::invokeMethod(
         worker_, [this] { disposeEngine(); }, Qt::BlockingQueuedConnection);
     callState_ = call::CallState::Idle;
+    address_.clear();
     setPhase(Phase::Stopped);
 }
 

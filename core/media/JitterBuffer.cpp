@@ -26,8 +26,9 @@ constexpr std::chrono::seconds kJumpRun{1};
 constexpr std::chrono::seconds kJumpDelay{2};
 // A shorter jump, too late to play at any target yet under kJumpDelay (a sender that stood still
 // for half a second to two: its packets were late until the old minimum left the 20-s window,
-// 20 s of silence), is followed after this much of a run: a queue that drains by maxTarget over
-// it, 75 ms a second, never makes one.
+// 20 s of silence), is followed after this much of a run. A queue that drains faster than
+// maxTarget over it (about 76 ms a second) never makes one; a slower queue, or a lasting step of
+// the delay, is followed too, as it should be: its packets would be lost until it passed.
 constexpr std::chrono::seconds kShortJumpRun{4};
 
 } // namespace
@@ -66,14 +67,14 @@ bool JitterBuffer::outOfReach(std::int64_t index) const {
 // the pause was shorter, too late to play until the old base leaves its 20-s window. The run is
 // every arrival since the last one on our clock, each off it, with arrival offsets that agree
 // within maxTarget (one stream, which one anchor can play), until kJumpRun of new packets came.
-bool JitterBuffer::clockJumped(std::int64_t index, Time arrival) {
+JitterBuffer::JumpKind JitterBuffer::clockJumped(std::int64_t index, Time arrival) {
     const Time offset = arrival - Time(m_settings.packetPeriod) * index;
     const Time unplayable = Time(m_settings.maxTarget) + Time(m_settings.packetPeriod);
     const bool late =
         m_state == State::Playing && index < m_next && offset - *m_base.minimum() >= unplayable;
     if (!late && !outOfReach(index)) {
         m_jump.reset();
-        return false;
+        return JumpKind::None;
     }
     const bool agrees =
         m_jump && std::max(m_jump->highest, offset) - std::min(m_jump->lowest, offset) <=
@@ -87,17 +88,24 @@ bool JitterBuffer::clockJumped(std::int64_t index, Time arrival) {
         ++m_jump->packets;
     }
     const bool deep = m_jump->lowest - *m_base.minimum() >= Time(kJumpDelay) || outOfReach(index);
-    return m_jump->packets >= (deep ? kJumpRun : kShortJumpRun) / m_settings.packetPeriod;
+    if (m_jump->packets < (deep ? kJumpRun : kShortJumpRun) / m_settings.packetPeriod)
+        return JumpKind::None;
+    return deep ? JumpKind::Deep : JumpKind::Short;
 }
 
 // Starts over as at a new talk spurt, from the run's fastest packet: what was learnt against the
 // old numbering would make every packet late (the base), count copies as late (the missing
-// marks), or tell the peer that the pause was network loss (the loss history).
-void JitterBuffer::reanchor(std::int64_t index, Time arrival) {
+// marks), or tell the peer that a pause was network loss (the loss history). A short jump may be
+// the network's (a lasting step of the delay), so its loss history stays: the peer keeps its FEC.
+void JitterBuffer::reanchor(std::int64_t index, Time arrival, JumpKind jump) {
     const auto moved =
         std::chrono::duration_cast<std::chrono::milliseconds>(m_jump->lowest - *m_base.minimum());
-    qCInfo(lcMedia) << "the peer's packet numbering moved by" << moved.count()
-                    << "ms against our clock; playout follows it";
+    if (jump == JumpKind::Deep)
+        qCInfo(lcMedia) << "the peer's packet numbering moved by" << moved.count()
+                        << "ms against our clock; playout follows it";
+    else
+        qCInfo(lcMedia) << "the peer's packets came" << moved.count()
+                        << "ms later than before for 4 s; playout follows them";
     m_stats.droppedMs += m_settings.packetPeriod * std::int64_t(m_packets.size());
     m_packets.clear();
     m_state = State::Waiting;
@@ -108,8 +116,10 @@ void JitterBuffer::reanchor(std::int64_t index, Time arrival) {
     m_jump.reset();
     m_relativeDelays.clear();
     m_missing.clear();
-    m_outcomes.clear();
-    m_missingInHistory = 0;
+    if (jump == JumpKind::Deep) {
+        m_outcomes.clear();
+        m_missingInHistory = 0;
+    }
 }
 
 std::optional<JitterBuffer::Time> JitterBuffer::push(std::uint32_t sequence, Time arrival,
@@ -119,8 +129,8 @@ std::optional<JitterBuffer::Time> JitterBuffer::push(std::uint32_t sequence, Tim
         return std::nullopt;
     }
     const std::int64_t index = unwrap(sequence);
-    if (clockJumped(index, arrival)) {
-        reanchor(index, arrival);
+    if (const JumpKind jump = clockJumped(index, arrival); jump != JumpKind::None) {
+        reanchor(index, arrival, jump);
     } else if (outOfReach(index)) {
         ++m_stats.outOfReach;
         return std::nullopt;

@@ -18,6 +18,8 @@
 // is there in time for FEC recovery. A packet numbered too far from the stream to be of it is
 // refused before its delay counts, unless a second of packets agree that the numbering jumped
 // against our clock (a clock that stopped on either side): playout then starts over from them.
+// Packets too late to play at any target but less than 2 s late are followed the same way after
+// 4 s of them agree (a sender that stood still under 2 s, or a lasting step of the delay).
 // The buffer is driven entirely by the injected times given to push() and pull(); it never reads
 // a clock.
 #pragma once
@@ -114,8 +116,10 @@ private:
 
     std::int64_t unwrap(std::uint32_t sequence) const;
     bool outOfReach(std::int64_t index) const;
-    bool clockJumped(std::int64_t index, Time arrival);
-    void reanchor(std::int64_t index, Time arrival);
+    // Whether a run of packets shows a jump to follow now, and how far it went.
+    enum class JumpKind { None, Short, Deep };
+    JumpKind clockJumped(std::int64_t index, Time arrival);
+    void reanchor(std::int64_t index, Time arrival, JumpKind jump);
     Time recordDelay(std::int64_t packet, Time arrival);
     void updateTarget();
     Time rOptimalDelay();

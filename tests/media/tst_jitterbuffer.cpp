@@ -581,6 +581,32 @@ private slots:
                  qPrintable(QString("playback resumed %1 ms after the first packet after the jump")
                                 .arg(silence.count() / 1000)));
         QVERIFY2(int(jb.stats().late) < run + 5, qPrintable(QString::number(jb.stats().late)));
+        // A short jump is followed only after its whole run: as many packets came late first.
+        if (pauseMs > 0 && pauseMs < 2000)
+            QVERIFY2(int(jb.stats().late) >= run - 5, qPrintable(QString::number(jb.stats().late)));
+    }
+
+    // A network queue that builds at once to 1.2 s and drains at 200 ms a second is no jump: its
+    // delays do not agree within the cap for 4 s, and playout is not started over (a Silence
+    // after playout began would say it was; it also dropped what the buffer held).
+    void aDrainingQueueIsNoJump() {
+        JitterBuffer jb;
+        const auto played = run(jb,
+                                schedule(400,
+                                         [](int i) {
+                                             const int queued =
+                                                 i < 100 ? 0 : std::max(0, 1200 - (i - 100) * 8);
+                                             return Time(200ms) + Time(1ms) * queued;
+                                         }),
+                                30s);
+        const auto begun = std::find_if(played.begin(), played.end(), [](const Played& p) {
+            return p.step.action == PlayoutAction::Decode;
+        });
+        QVERIFY(begun != played.end());
+        QVERIFY(std::none_of(begun, played.end(), [](const Played& p) {
+            return p.step.action == PlayoutAction::Silence;
+        }));
+        QVERIFY(jb.stats().late > 0); // the queue did make packets late
     }
 
     void malformedPacketsAreCountedAndIgnored() {

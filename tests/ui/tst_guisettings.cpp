@@ -13,6 +13,7 @@
 #include <QFile>
 #include <QLabel>
 #include <QMessageBox>
+#include <QScopeGuard>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTemporaryDir>
@@ -142,11 +143,22 @@ private slots:
         QVERIFY2(shown.contains(QStringLiteral("\"refus\"")), qPrintable(shown));
     }
 
-    // The bridges reach tor's configuration with their transport's plugin (the dev script
-    // installs obfs4proxy), found without asking the sound system: a start with bridges made the
-    // list of sound devices on the GUI thread, which initialises PortAudio and scans every device.
+    // The bridges reach tor's configuration with their transport's plugin, found on PATH (here a
+    // stand-in obfs4proxy the test puts first). A start no longer makes the list of sound devices
+    // for this, which initialised PortAudio on the GUI thread; no test here can see that.
     void bridgesReachTorWithTheirPlugin() {
-        QTemporaryDir data;
+        QTemporaryDir data, bin;
+        const QString plugin = bin.filePath(QStringLiteral("obfs4proxy"));
+        {
+            QFile f(plugin);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("#!/bin/sh\nexit 1\n");
+            f.close();
+            QVERIFY(f.setPermissions(f.permissions() | QFileDevice::ExeOwner));
+        }
+        const QByteArray path = qgetenv("PATH");
+        qputenv("PATH", QFile::encodeName(bin.path()) + ':' + path);
+        const auto restore = qScopeGuard([&path] { qputenv("PATH", path); });
         const QString bridge = QStringLiteral(
             "obfs4 192.0.2.1:443 0123456789ABCDEF0123456789ABCDEF01234567 cert=AAAA iat-mode=0");
         {
@@ -161,8 +173,7 @@ private slots:
                 return line.startsWith(start) && line.contains(part);
             });
         };
-        QVERIFY2(has(QStringLiteral("ClientTransportPlugin"), QStringLiteral("obfs4")),
-                 qPrintable(lines.join('|')));
+        QVERIFY2(has(QStringLiteral("ClientTransportPlugin"), plugin), qPrintable(lines.join('|')));
         QVERIFY2(has(QStringLiteral("Bridge "), bridge), qPrintable(lines.join('|')));
     }
 };
