@@ -1,0 +1,174 @@
+// Unit test of the jitter buffer's reading of sequence numbers, with real 40 ms Opus packets and a
+// simulated clock: wrap-around, packets numbered far off the stream, a clock that jumped on either
+// side (followed), a draining queue (not followed) and malformed input.
+#include "JitterBufferDriving.h"
+#include "media/JitterBuffer.h"
+#include "media/VoiceCodec.h"
+
+#include <QTest>
+#include <algorithm>
+
+using namespace onionvoice::media;
+using namespace onionvoice::media::testing;
+using namespace std::chrono_literals;
+
+class TestJitterBufferNumbering : public QObject {
+    Q_OBJECT
+private slots:
+    void sequenceNumbersWrapAround() {
+        JitterBuffer jb;
+        std::vector<Arrival> arrivals;
+        for (int i = 0; i < 100; ++i)
+            arrivals.push_back({std::uint32_t(0xffffffce + i), Time(40ms) * i + 200ms});
+        const auto played = run(jb, arrivals, 10s);
+        const auto packets = decodedPackets(played);
+        QCOMPARE(packets.size(), std::size_t(100));
+        QVERIFY(std::adjacent_find(packets.begin(), packets.end(),
+                                   [](auto a, auto b) { return b != a + 1; }) == packets.end());
+    }
+
+    void aFarJumpIsRefused_data() {
+        QTest::addColumn<int>("packets");
+        QTest::addColumn<std::vector<Arrival>>("bogus");
+        // Mid-call, one packet numbered a million ahead (2^31 ahead held the engine thread for
+        // minutes): taken in, it moved the playout base by 11 hours, playout walked a million
+        // packets to it, and every real packet after it came too late.
+        QTest::newRow("mid-call") << 200 << std::vector<Arrival>{{100 + 1'000'000, 4200ms}};
+        // Mid-call, packets a million behind the play position: each was counted late (the call
+        // quality shown) and its delay of 11 hours went into the history the target comes from.
+        std::vector<Arrival> behind;
+        for (int k = 0; k < 20; ++k)
+            behind.push_back({std::uint32_t(100 + k - 1'000'000), Time(4200ms) + k * 40ms});
+        QTest::newRow("mid-call-behind") << 200 << behind;
+        // Two seconds of them, agreeing with each other as a stream whose sender's clock jumped
+        // would: among the real stream's packets they are no jump to follow.
+        for (int k = 20; k < 50; ++k)
+            behind.push_back({std::uint32_t(100 + k - 1'000'000), Time(4200ms) + k * 40ms});
+        QTest::newRow("mid-call-behind-2s") << 200 << behind;
+        // Before playout starts, a packet a million behind the first one would become the first
+        // to play, one a million ahead would set the base.
+        QTest::newRow("before-playout")
+            << 100
+            << std::vector<Arrival>{{std::uint32_t(1 - 1'000'000), 201ms}, {1 + 1'000'000, 202ms}};
+    }
+
+    void aFarJumpIsRefused() {
+        QFETCH(int, packets);
+        QFETCH(std::vector<Arrival>, bogus);
+        JitterBuffer jb;
+        auto arrivals = schedule(packets, [](int) { return 200ms; });
+        arrivals.insert(arrivals.end(), bogus.begin(), bogus.end());
+        const auto played = decodedPackets(run(jb, arrivals, Time(40ms) * packets + 2s));
+        QCOMPARE(played.size(), std::size_t(packets));
+        QVERIFY(isRun(played, 0, packets - 1));
+        QCOMPARE(jb.stats().late, 0u);
+        QCOMPARE(jb.stats().outOfReach, std::uint64_t(bogus.size()));
+    }
+
+    void aClockJumpIsFollowed_data() {
+        QTest::addColumn<int>("shift");   // added to the sequence numbers of packets 100-399
+        QTest::addColumn<int>("pauseMs"); // added to their arrival times
+        QTest::addColumn<int>("run");     // packets after the jump before it is followed
+        // The sender's clock stopped for 12 s (a suspended laptop or paused VM: no capture
+        // overrun, so numbering resumed where it left off): every later packet was 300 behind
+        // the play position, refused as out of reach, and the direction stayed silent.
+        QTest::newRow("sender-paused-12s") << 0 << 12000 << 25;
+        // Our clock stopped for 12 s: every later packet was 300 ahead, refused the same way.
+        QTest::newRow("we-paused-12s") << 300 << 0 << 25;
+        // The sender's clock stopped for 5 s: every later packet counted late until the old
+        // minimum left the 20-s window.
+        QTest::newRow("sender-paused-5s") << 0 << 5000 << 25;
+        // Stopped for 1 s or half a second (a review found it): the same, 20 s of late frames.
+        // Such a jump is followed after 4 s of packets, which a draining network queue never
+        // makes: its delays do not agree that long.
+        QTest::newRow("sender-paused-1s") << 0 << 1000 << 100;
+        QTest::newRow("sender-paused-500ms") << 0 << 500 << 100;
+    }
+    void aClockJumpIsFollowed() {
+        QFETCH(int, shift);
+        QFETCH(int, pauseMs);
+        QFETCH(int, run);
+        JitterBuffer jb;
+        auto arrivals =
+            schedule(400, [&](int i) { return Time(200ms) + Time(1ms) * (i < 100 ? 0 : pauseMs); });
+        for (int i = 100; i < 400; ++i)
+            arrivals[std::size_t(i)].sequence += std::uint32_t(shift);
+        // Driven as run() does, but on past the last packet's number, which the play position
+        // passes while the sender's clock stands still.
+        std::vector<std::int64_t> before, after;
+        Time resumedAt{-1};
+        std::size_t next = 0;
+        for (Time now = 7ms; now < arrivals.back().at + 2s;) {
+            for (; next < arrivals.size() && arrivals[next].at <= now; ++next)
+                jb.push(arrivals[next].sequence, arrivals[next].at, bytes(packet()));
+            const PlayoutStep step = jb.pull(now);
+            if (step.action == PlayoutAction::Decode)
+                (step.packet < 100 + shift ? before : after).push_back(step.packet);
+            if (after.size() == 1 && resumedAt < Time{0})
+                resumedAt = now;
+            now += step.action == PlayoutAction::Silence ? 20ms : 40ms;
+        }
+        QVERIFY(isRun(before, 0, 99));
+        // A run of packets tells the jump from a bad packet (or a queue); the rest play.
+        QVERIFY2(
+            int(after.size()) >= 300 - run - 15,
+            qPrintable(QString("%1 of the 300 packets after the jump played").arg(after.size())));
+        QVERIFY(isRun(after, after.front(), 399 + shift));
+        const Time silence = resumedAt - arrivals[100].at;
+        QVERIFY2(silence <= 40ms * run + 200ms,
+                 qPrintable(QString("playback resumed %1 ms after the first packet after the jump")
+                                .arg(silence.count() / 1000)));
+        QVERIFY2(int(jb.stats().late) < run + 5, qPrintable(QString::number(jb.stats().late)));
+        // A short jump is followed only after its whole run: as many packets came late first.
+        if (pauseMs > 0 && pauseMs < 2000)
+            QVERIFY2(int(jb.stats().late) >= run - 5, qPrintable(QString::number(jb.stats().late)));
+    }
+
+    // A network queue that builds at once to 1.2 s and drains at 200 ms a second is no jump: its
+    // delays do not agree within the cap for 4 s, and playout is not started over (a Silence
+    // after playout began would say it was; it also dropped what the buffer held).
+    void aDrainingQueueIsNoJump() {
+        JitterBuffer jb;
+        const auto played = run(jb,
+                                schedule(400,
+                                         [](int i) {
+                                             const int queued =
+                                                 i < 100 ? 0 : std::max(0, 1200 - (i - 100) * 8);
+                                             return Time(200ms) + Time(1ms) * queued;
+                                         }),
+                                30s);
+        const auto begun = std::find_if(played.begin(), played.end(), [](const Played& p) {
+            return p.step.action == PlayoutAction::Decode;
+        });
+        QVERIFY(begun != played.end());
+        QVERIFY(std::none_of(begun, played.end(), [](const Played& p) {
+            return p.step.action == PlayoutAction::Silence;
+        }));
+        QVERIFY(jb.stats().late > 0); // the queue did make packets late
+    }
+
+    void malformedPacketsAreCountedAndIgnored() {
+        JitterBuffer jb;
+        const std::uint8_t garbage[] = {0x03, 0xff};
+        jb.push(0, 0ms, garbage);
+        jb.push(1, 0ms, {});
+        // A valid Opus packet of the wrong duration (20 ms) is refused too.
+        QString error;
+        EncoderSettings twenty;
+        twenty.packetPeriod = 20ms;
+        auto encoder = VoiceEncoder::create(twenty, &error);
+        const QByteArray shortPacket =
+            encoder->encodePacket(std::vector<float>(encoder->samplesPerPacket(), 0.0f));
+        QVERIFY(!shortPacket.isEmpty());
+        jb.push(2, 0ms, bytes(shortPacket));
+        QCOMPARE(jb.stats().malformed, 3u);
+        QCOMPARE(jb.pull(1s).action, PlayoutAction::Silence);
+        // Bogus far-future sequence numbers cannot grow memory without bound.
+        for (std::uint32_t i = 0; i < 2000; ++i)
+            jb.push(i * 1000, 1ms * i, bytes(packet()));
+        QVERIFY(jb.stats().currentLevel <= 250 * 40ms);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestJitterBufferNumbering)
+#include "tst_jitterbuffernumbering.moc"
