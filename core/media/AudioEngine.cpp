@@ -174,7 +174,7 @@ void AudioEngine::pump() {
         if (!wasStalled)
             qCInfo(lcMedia) << "capture stalled; sending silence in its place";
         for (std::size_t k = 0; k < silence.frames; ++k)
-            encodeFrame(m_frame, Microphone::Muted); // encodes silence whatever the frame holds
+            encodeFrame(m_frame, Microphone::Absent); // silence, whatever the frame holds
         skipSamples(silence.skippedFrames * kFrameSamples);
     }
     // The references written here after the whole capture burst still reach the echo canceller

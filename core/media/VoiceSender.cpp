@@ -48,7 +48,7 @@ VoiceSender::VoiceSender(std::unique_ptr<VoiceEncoder> encoder,
     , m_processor(std::move(processor))
     , m_captureRate(std::move(captureRate))
     , m_playbackRate(std::move(playbackRate))
-    , m_muted(kFrameSamples, 0.0f)
+    , m_silence(kFrameSamples, 0.0f)
     , m_references(kReferenceCapacity)
     , m_reference(m_processor->frameSamples())
     , m_leastWaiting(std::numeric_limits<std::size_t>::max()) {
@@ -61,15 +61,25 @@ std::optional<QByteArray> VoiceSender::pushFrame(std::span<const float> frame,
     if (frame.size() != kFrameSamples)
         return std::nullopt;
     const auto voice =
-        m_captureRate->convert(microphone == Microphone::Live ? frame : std::span(m_muted));
+        m_captureRate->convert(microphone == Microphone::Absent ? std::span(m_silence) : frame);
     m_captureQueue.insert(m_captureQueue.end(), voice.begin(), voice.end());
     std::optional<QByteArray> packet;
     std::size_t used = 0;
     const std::size_t frameSamples = m_processor->frameSamples();
     for (; m_captureQueue.size() - used >= frameSamples; used += frameSamples) {
         const std::span<float> slice(m_captureQueue.data() + used, frameSamples);
-        handReference();
-        m_processor->processCapture(slice);
+        // An absent microphone heard no echo: fed silence, the canceller would learn that there
+        // is none. The frame's reference goes unused, so that the next captured frame's is the
+        // one played with it.
+        if (microphone == Microphone::Absent) {
+            if (m_references.readable() >= m_reference.size())
+                m_references.read(m_reference);
+        } else {
+            handReference();
+            m_processor->processCapture(slice);
+        }
+        if (microphone != Microphone::Live)
+            std::fill(slice.begin(), slice.end(), 0.0f);
         m_pending.insert(m_pending.end(), slice.begin(), slice.end());
         if (m_pending.size() == m_encoder->samplesPerPacket()) {
             packet = m_encoder->encodePacket(m_pending);
