@@ -55,8 +55,8 @@ CommandSession::CommandSession(SessionConfig session, call::EngineConfig engine,
         else
             std::fputs(("onionvoice-cli: " + message + "\n").toUtf8().constData(), stderr);
     });
-    auto* watcher = new InterruptWatcher(this);
-    connect(watcher, &InterruptWatcher::interrupted, this, &CommandSession::onInterrupt);
+    auto* watcher = new app::InterruptWatcher(this);
+    connect(watcher, &app::InterruptWatcher::interrupted, this, &CommandSession::onInterrupt);
 }
 
 CommandSession::~CommandSession() = default;

@@ -6,6 +6,7 @@
 #include "../TestNetworkTorrc.h"
 #include "GuiApp.h"
 #include "InstanceGuard.h"
+#include "InterruptWatcher.h"
 #include "SelfTest.h"
 #include "StartFailure.h"
 #include "ui/AppIcon.h"
@@ -125,6 +126,12 @@ int main(int argc, char** argv) {
 
     gui::GuiApp gui(options);
     QObject::connect(&instance, &InstanceGuard::activationRequested, &gui, &gui::GuiApp::activate);
+    // SIGTERM (a logout, a shutdown) or Ctrl-C quits as the Quit action does: the call is hung
+    // up, a ring is told it went unanswered, tor is stopped and the instance files go (killed
+    // outright, the peer read "connection lost"). The watcher goes before `gui`, so that a second
+    // signal during that stop ends the program at once.
+    app::InterruptWatcher interrupts;
+    QObject::connect(&interrupts, &app::InterruptWatcher::interrupted, &app, &QApplication::quit);
     gui.start();
     return app.exec();
 }

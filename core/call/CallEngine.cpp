@@ -128,6 +128,14 @@ void CallEngine::onContactsChanged() {
 }
 
 void CallEngine::stop() {
+    // Quitting tells the peer what hanging up would, or its caller read "connection lost": a
+    // ring goes unanswered (quitting is no decline), an unanswered dial is cancelled.
+    if (call_ && !call_->keys) {
+        if (call_->direction == CallDirection::Incoming && call_->state == CallState::Ringing)
+            call_->sendHandshake(encodeHandshake(Refusal{RefusalReason::NoAnswer}));
+        else if (call_->direction == CallDirection::Outgoing)
+            sendCancel();
+    }
     if (call_)
         end(EndReason::HungUpLocally);
     const bool callJustEnded = !ended_.empty();
@@ -224,11 +232,14 @@ void CallEngine::hangUp() {
     } else if (call_->direction == CallDirection::Incoming) {
         reject();
     } else {
-        if (!call_->hello.caller.isEmpty())
-            call_->sendOnSlot(call_->controlSlot,
-                              encodeHandshake(Refusal{RefusalReason::Cancelled}));
+        sendCancel();
         end(EndReason::Cancelled);
     }
+}
+
+void CallEngine::sendCancel() {
+    if (!call_->hello.caller.isEmpty())
+        call_->sendOnSlot(call_->controlSlot, encodeHandshake(Refusal{RefusalReason::Cancelled}));
 }
 
 void CallEngine::setMuted(bool muted) {

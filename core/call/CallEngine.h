@@ -143,6 +143,8 @@ private:
     // BadRequest where an undisplaced ring's rings, and told the caller that a contact had called.
     enum class RingFate { Over, LinkLost, RingsOn };
     void end(EndReason reason, RingFate ring = RingFate::Over);
+    // Tells the callee that our unanswered call is off (nothing when no Hello went out yet).
+    void sendCancel();
     void closeEnded(std::uint64_t serial);
 
     void onIncomingHello(net::OnionLink* link, const Hello& hello);

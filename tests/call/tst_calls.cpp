@@ -37,7 +37,13 @@ double speechFraction(const QString& path) {
     return frames ? double(loud) / double(frames) : 0;
 }
 
+enum class Quitter { Caller, Callee };
+enum class Phase { Ringing, InCall };
+
 } // namespace
+
+Q_DECLARE_METATYPE(Quitter)
+Q_DECLARE_METATYPE(Phase)
 
 class CallsTest : public QObject, public CallParties {
     Q_OBJECT
@@ -289,26 +295,44 @@ private slots:
     // Fault: quitting the app during a call (CallEngine::stop, as closing the window does)
     // stopped tor at once, before it had sent the hang-up the closed links flushed to it: the
     // peer heard silence until its 20-s network-loss timeout, then read "network failure".
-    void quittingMidCallHangsUp_data() {
-        QTest::addColumn<bool>("callerQuits");
-        QTest::newRow("the caller quits") << true;
-        QTest::newRow("the callee quits") << false;
+    // Quitting while the phone rang (a review found it) sent nothing at all: the caller read
+    // "connection lost" instead of "no answer". (A caller that quits while it rings was read as
+    // cancelled already; it now says so itself.)
+    void quittingHangsUp_data() {
+        QTest::addColumn<Quitter>("quitter");
+        QTest::addColumn<Phase>("phase");
+        QTest::addColumn<EndReason>("peerReads");
+        QTest::newRow("the caller quits mid-call")
+            << Quitter::Caller << Phase::InCall << EndReason::HungUpByPeer;
+        QTest::newRow("the callee quits mid-call")
+            << Quitter::Callee << Phase::InCall << EndReason::HungUpByPeer;
+        QTest::newRow("the caller quits while it rings")
+            << Quitter::Caller << Phase::Ringing << EndReason::Cancelled;
+        QTest::newRow("the callee quits while it rings")
+            << Quitter::Callee << Phase::Ringing << EndReason::NoAnswer;
     }
-    void quittingMidCallHangsUp() {
-        QFETCH(bool, callerQuits);
+    void quittingHangsUp() {
+        QFETCH(Quitter, quitter);
+        QFETCH(Phase, phase);
+        QFETCH(EndReason, peerReads);
         addParty("erin");
         waitReachable({"erin"});
         Party& erin = party("erin");
         Party& bob = party("bob");
-        if (callerQuits)
-            answeredCall(erin, bob);
-        else
-            answeredCall(bob, erin);
-        QTRY_VERIFY_WITH_TIMEOUT(!bob.statistics->isEmpty(), 10000); // audio flows
+        Party& caller = quitter == Quitter::Caller ? erin : bob;
+        Party& callee = quitter == Quitter::Caller ? bob : erin;
+        if (phase == Phase::InCall) {
+            answeredCall(caller, callee);
+            QTRY_VERIFY_WITH_TIMEOUT(!bob.statistics->isEmpty(), 10000); // audio flows
+        } else {
+            caller.engine->dial(callee.engine->address());
+            QTRY_VERIFY_WITH_TIMEOUT(callee.reached(CallState::Ringing), kCallTimeout);
+            QTRY_VERIFY_WITH_TIMEOUT(caller.reached(CallState::Ringing), 10000);
+        }
         erin.engine->stop();
         dropParty("erin");
         // Well within the 20-s network-loss timeout that ends a call whose hang-up was lost.
-        QTRY_COMPARE_WITH_TIMEOUT(bob.endReason(), EndReason::HungUpByPeer, 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(bob.endReason(), peerReads, 10000);
         waitIdle({"bob"});
     }
 

@@ -489,6 +489,37 @@ private slots:
     }
 #endif
 
+#ifdef ONIONVOICE_GUI
+    // Fault (a review found it): the app had no handler for SIGTERM or SIGINT. A logout or a
+    // shutdown killed it outright: no hang-up reached the peer (its call ended "connection
+    // lost"), and the instance lock and socket stayed behind. Now it stops as Quit does.
+    void theAppStopsInOrderOnSigterm() {
+        QTemporaryDir dir;
+        const QString data = dir.filePath("data");
+        QVERIFY(QDir().mkpath(data));
+        {
+            QFile settings(data + "/settings.ini");
+            QVERIFY(settings.open(QIODevice::WriteOnly));
+            settings.write("[tor]\npath=" + waitingTor(dir).toUtf8() + "\n");
+        }
+        QProcess app;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert("QT_QPA_PLATFORM", "offscreen");
+        app.setProcessEnvironment(env);
+        app.start(QStringLiteral(ONIONVOICE_GUI), {"--data-dir", data});
+        QVERIFY(app.waitForStarted());
+        // Running, its tor started (the torrc is written just before).
+        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(data + "/tor/torrc"), 20000);
+        QCOMPARE(app.state(), QProcess::Running);
+        QVERIFY(QFile::exists(data + "/instance.lock"));
+        ::kill(pid_t(app.processId()), SIGTERM);
+        QVERIFY(app.waitForFinished(20000));
+        QCOMPARE(app.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(app.exitCode(), 0);
+        QVERIFY(!QFile::exists(data + "/instance.lock"));
+    }
+#endif
+
     // Fault: `call` with a keyed link wrote "the link's key for <address> is kept" on stderr,
     // which is the log, where no onion address may go (the leak test's rule; it calls without a
     // key, so it never saw this line).

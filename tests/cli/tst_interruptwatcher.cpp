@@ -7,7 +7,7 @@
 #include <QTest>
 #include <csignal>
 
-using onionvoice::cli::InterruptWatcher;
+using onionvoice::app::InterruptWatcher;
 
 class InterruptWatcherTest : public QObject {
     Q_OBJECT

@@ -6,7 +6,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-namespace onionvoice::cli {
+namespace onionvoice::app {
 namespace {
 
 int g_pipe[2] = {-1, -1}; // one watcher per process
@@ -50,4 +50,4 @@ void InterruptWatcher::onReadable() {
     emit interrupted(count_);
 }
 
-} // namespace onionvoice::cli
+} // namespace onionvoice::app

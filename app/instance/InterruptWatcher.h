@@ -6,7 +6,7 @@
 #include <QSocketNotifier>
 #include <memory>
 
-namespace onionvoice::cli {
+namespace onionvoice::app {
 
 class InterruptWatcher : public QObject {
     Q_OBJECT
@@ -27,4 +27,4 @@ private:
     int count_ = 0;
 };
 
-} // namespace onionvoice::cli
+} // namespace onionvoice::app
