@@ -39,6 +39,8 @@ CommandSession::CommandSession(SessionConfig session, call::EngineConfig engine,
     clock_.start();
     statisticsTimer_.setInterval(1s);
     connect(&statisticsTimer_, &QTimer::timeout, this, &CommandSession::printStatistics);
+    bootstrapDeadline_.setSingleShot(true);
+    connect(&bootstrapDeadline_, &QTimer::timeout, this, &CommandSession::onBootstrapDeadline);
     hangUpTimer_.setSingleShot(true);
     connect(&hangUpTimer_, &QTimer::timeout, engine_.get(), &call::CallEngine::hangUp);
     connect(engine_.get(), &call::CallEngine::torStateChanged, this, &CommandSession::onTorState);
@@ -70,6 +72,7 @@ void CommandSession::start() {
     }
     if (config_.unknownCallersChosen)
         engine_->setUnknownCallers(*config_.unknownCallersChosen);
+    bootstrapDeadline_.start(config_.bootstrapTimeout);
     announce(QStringLiteral("identity"), QStringLiteral("address: %1").arg(engine_->address()),
              {{"address", engine_->address()}});
 }
@@ -104,13 +107,26 @@ void CommandSession::onTorState(tor::TorLauncher::State state, int percent,
         finish(ExitCode::TorFailed);
         return;
     }
-    if (state == tor::TorLauncher::State::Bootstrapping && percent != lastBootstrap_ &&
-        percent % 25 == 0) {
+    // Every phase: a tor stuck at 5 % ("Connecting to a relay") showed as "0% Starting".
+    if (state == tor::TorLauncher::State::Bootstrapping && percent != lastBootstrap_) {
         lastBootstrap_ = percent;
         announce(QStringLiteral("tor"), QStringLiteral("tor: %1% %2").arg(percent).arg(summary),
                  {{"state", torStateName(state)}, {"bootstrap", percent}});
     }
-    if (state != tor::TorLauncher::State::Ready || phase_ != Phase::Starting)
+    if (const tor::TorLauncher* launcher = engine_->torLauncher();
+        launcher && launcher->bootstrap().warning != lastBootstrapWarning_) {
+        lastBootstrapWarning_ = launcher->bootstrap().warning;
+        if (!lastBootstrapWarning_.isEmpty())
+            announce(QStringLiteral("tor"),
+                     QStringLiteral("tor warns: %1").arg(lastBootstrapWarning_),
+                     {{"state", torStateName(state)},
+                      {"bootstrap", percent},
+                      {"warning", lastBootstrapWarning_}});
+    }
+    if (state != tor::TorLauncher::State::Ready)
+        return;
+    bootstrapDeadline_.stop();
+    if (phase_ != Phase::Starting)
         return;
     announce(QStringLiteral("tor"), QStringLiteral("tor: ready"),
              {{"state", torStateName(state)}, {"bootstrap", 100}});
@@ -124,6 +140,23 @@ void CommandSession::onTorState(tor::TorLauncher::State state, int percent,
         if (engine_->callState() == call::CallState::Idle)
             finish(ExitCode::Failure);
     }
+}
+
+void CommandSession::onBootstrapDeadline() {
+    if (phase_ == Phase::Finished)
+        return;
+    QString where = QStringLiteral("it did not start");
+    if (const tor::TorLauncher* launcher = engine_->torLauncher()) {
+        const tor::TorLauncher::Bootstrap& b = launcher->bootstrap();
+        where = QStringLiteral("it stopped at %1% (%2)").arg(b.percent).arg(b.summary);
+        if (!b.warning.isEmpty())
+            where += QStringLiteral("; tor warns: %1").arg(b.warning);
+    }
+    fail(ExitCode::TorFailed, QStringLiteral("tor did not connect to the Tor network within %1 s: "
+                                             "%2. Check the network connection and the clock.")
+                                  .arg(config_.bootstrapTimeout.count())
+                                  .arg(where));
+    finish(ExitCode::TorFailed);
 }
 
 void CommandSession::onServiceState(tor::OnionService::State state) {

@@ -31,6 +31,9 @@ struct SessionConfig {
     // --unknown-callers as given: the user's choice, which ends the refusal of strangers that
     // lost contacts cause (CallEngine::setUnknownCallers).
     std::optional<call::UnknownCallers> unknownCallersChosen;
+    // tor not bootstrapped by then (no network, a censored one, a wrong clock): exit 5, not a
+    // wait without end that --dial-timeout never bounds (no dial starts before tor is ready).
+    std::chrono::seconds bootstrapTimeout{300};
 };
 
 class CommandSession : public QObject {
@@ -53,6 +56,7 @@ private:
     enum class Phase { Starting, Online, Interrupted, Finished };
 
     void onTorState(tor::TorLauncher::State state, int percent, const QString& summary);
+    void onBootstrapDeadline();
     void onServiceState(tor::OnionService::State state);
     void onCallState(call::CallState state, const QString& peer, call::EndReason reason);
     void onIncoming(const QString& peer, const QString& name, const QString& audioProblem);
@@ -72,9 +76,11 @@ private:
     QElapsedTimer clock_;
     QTimer statisticsTimer_;
     QTimer hangUpTimer_;
+    QTimer bootstrapDeadline_;
     std::optional<call::CallStatistics> latest_;
     int callsDone_ = 0;
     int lastBootstrap_ = -1;
+    QString lastBootstrapWarning_;
     std::optional<qint64> dialedAt_, ringingAt_, activeAt_;
 };
 

@@ -31,8 +31,9 @@ const QString kSessionHelp = QStringLiteral(
     "side); its control socket takes: break SLOT... [for SECONDS] | delay SLOT MS SECONDS | "
     "stats (see tests/e2e/README.md).\n\n");
 
-// Longest --seconds and --dial-timeout: a day. QTimer holds milliseconds in an int, so much larger
-// values wrapped (2200000 s became a negative interval that never fired, 4294968 s 704 ms).
+// Longest --seconds, --dial-timeout and --bootstrap-timeout: a day. QTimer holds milliseconds in an
+// int, so much larger values wrapped (2200000 s became a negative interval that never fired,
+// 4294968 s 704 ms).
 constexpr int kMaxSeconds = 86400;
 
 // The option's value as 1 to kMaxSeconds seconds; nullopt when it is anything else (reported,
@@ -156,6 +157,12 @@ int runSession(SessionRole role, const QStringList& arguments) {
         QStringLiteral("Give up dialing after N seconds (default 120, at most %1).")
             .arg(kMaxSeconds),
         "N");
+    const QCommandLineOption bootstrapTimeout(
+        "bootstrap-timeout",
+        QStringLiteral("Give up (exit 5) if tor has not connected to the Tor network after N "
+                       "seconds (default 300, at most %1).")
+            .arg(kMaxSeconds),
+        "N");
     const QCommandLineOption answer("answer", "auto (answer every call) or never.", "MODE", "auto");
     const QCommandLineOption echo(
         "echo", "Be the echo contact: a short greeting, then what it hears comes back.");
@@ -171,7 +178,7 @@ int runSession(SessionRole role, const QStringList& arguments) {
         "no-echo-cancel", "Turn echo cancellation off (no acoustic path, e.g. WAV files).");
     const QCommandLineOption noNoise("no-noise-suppression", "Turn noise suppression off.");
     const QCommandLineOption noGain("no-gain-control", "Turn automatic gain control off.");
-    parser.addOptions({play, record, frameLog, noEcho, noNoise, noGain});
+    parser.addOptions({play, record, frameLog, bootstrapTimeout, noEcho, noNoise, noGain});
     if (caller) {
         parser.addOptions({seconds, dialTimeout, impair, impairControl});
         parser.addPositionalArgument("ADDRESS_OR_URI", "Who to call.");
@@ -190,6 +197,13 @@ int runSession(SessionRole role, const QStringList& arguments) {
     session.output = settings->output;
     if (settings->unknownCallersChosen)
         session.unknownCallersChosen = settings->engine.unknownCallers;
+    if (parser.isSet(bootstrapTimeout)) {
+        int exitCode = 0;
+        const auto timeout = secondsOption(parser, bootstrapTimeout, &exitCode);
+        if (!timeout)
+            return exitCode;
+        session.bootstrapTimeout = *timeout;
+    }
     const QStringList positional = parser.positionalArguments();
     bool ok = true;
     std::optional<contacts::ContactUri> peer;

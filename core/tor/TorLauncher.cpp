@@ -541,6 +541,13 @@ void TorLauncher::applyBootstrapPhase(const QByteArray& text) {
     // the onion service published again.
     if (!ok || percent < bootstrap_.percent)
         return;
+    // Only WARNING (tor's words): HOSTADDR would name the relay or the bridge it tried.
+    const bool warns =
+        args.positional.at(0) == "WARN" && args.keyed.value("RECOMMENDATION") == "warn";
+    if (warns)
+        bootstrap_.warning = QString::fromUtf8(args.keyed.value("WARNING"));
+    else if (percent > bootstrap_.percent)
+        bootstrap_.warning.clear();
     bootstrap_.percent = percent;
     bootstrap_.tag = QString::fromUtf8(args.keyed.value("TAG"));
     bootstrap_.summary = QString::fromUtf8(args.keyed.value("SUMMARY"));

@@ -56,6 +56,9 @@ public:
         int percent = 0;
         QString tag;
         QString summary;
+        // tor's latest complaint about this phase (a refused connection, a skewed clock) when it
+        // recommends telling the user; empty while there is none.
+        QString warning;
     };
 
     static constexpr TorVersion kMinimumVersion{0, 4, 8, 0};

@@ -240,6 +240,34 @@ private slots:
                  qPrintable(r.errors));
     }
 
+    // Fault (a review found it): with a tor that never connects (no network, a censored one, a
+    // wrong clock) `call` and `serve` waited without end, printing "tor: 0% Starting"; exit code
+    // 5 never came, and --dial-timeout did not apply (no dial starts before tor is ready).
+    // DisableNetwork keeps a real tor at 0 %.
+    void aTorThatNeverConnectsIsGivenUp_data() {
+        QTest::addColumn<QString>("command");
+        QTest::newRow("call") << QStringLiteral("call");
+        QTest::newRow("serve") << QStringLiteral("serve");
+    }
+    void aTorThatNeverConnectsIsGivenUp() {
+        QFETCH(QString, command);
+        QTemporaryDir network;
+        QFile torrc(network.filePath("client.torrc"));
+        QVERIFY(torrc.open(QIODevice::WriteOnly));
+        torrc.write("DisableNetwork 1\n");
+        torrc.close();
+        QStringList arguments{command};
+        if (command == QLatin1String("call"))
+            arguments << otherAddress();
+        arguments << QStringList{"--testnet", network.path(), "--bootstrap-timeout", "3",
+                                 "--data-dir", data_.filePath("offline-" + command)};
+        const Run r = cli(arguments);
+        QCOMPARE(r.exitCode, 5);
+        QVERIFY2(r.errors.contains("did not connect to the Tor network within 3 s") &&
+                     r.errors.contains("0%"),
+                 qPrintable(r.errors));
+    }
+
     // Fault: without --data-dir the CLI used its own directory (QStandardPaths under the name
     // onionvoice-cli: ~/.local/share/onionvoice-cli), the desktop app another
     // (~/.local/share/OnionVoice/OnionVoice): `onionvoice-cli id` showed another identity than the
