@@ -237,9 +237,21 @@ private slots:
         QSignalSpy restarts(&launcher, &TorLauncher::restarting);
         launcher.start();
         QTRY_COMPARE(launcher.state(), TorLauncher::State::Bootstrapping);
+        control.peer->write(
+            "650 STATUS_CLIENT NOTICE BOOTSTRAP PROGRESS=50 TAG=loading_descriptors "
+            "SUMMARY=\"Loading relay descriptors\"\r\n");
+        QTRY_COMPARE(launcher.bootstrap().percent, 50);
+        // The restart starts from nothing: it was announced with the dead tor's 50 %, and the
+        // window's bar read "Starting tor…" half full (a review found it).
+        std::optional<int> percentAtRestart;
+        connect(&launcher, &TorLauncher::stateChanged, &launcher, [&](TorLauncher::State state) {
+            if (state == TorLauncher::State::Starting && !percentAtRestart)
+                percentAtRestart = launcher.bootstrap().percent;
+        });
         const qint64 pid = launcher.processId();
         control.peer->write(QByteArray(100, '\x7f') + "\r\n");
         QTRY_COMPARE(restarts.size(), 1);
+        QCOMPARE(percentAtRestart, std::optional<int>(0));
         QVERIFY(!processAlive(pid));
         QTRY_COMPARE(launcher.state(), TorLauncher::State::Bootstrapping);
         launcher.stop();
@@ -348,6 +360,31 @@ private slots:
         QTRY_COMPARE(launcher.state(), TorLauncher::State::Failed);
         QVERIFY2(launcher.failureReason().contains(QStringLiteral("could not be started")),
                  qPrintable(launcher.failureReason()));
+    }
+
+    // Fault (a review found it): a configuration tor refuses (a bridge line it cannot parse)
+    // failed as "tor exited with code 1 (last log line: [err] Reading config failed--see
+    // warnings above.)" with the warnings nowhere, after five restarts that could not help.
+    void aRefusedConfigurationFailsAtOnceWithTorsWords() {
+        QTemporaryDir dir;
+        TorLaunchConfig config;
+        config.dataDirectory = dir.path();
+        config.torExecutableSetting = writeScript(
+            dir, QStringLiteral("fake-tor"),
+            "if [ \"$1\" = --version ]; then echo 'Tor version 0.4.9.11.'; exit 0; fi\n"
+            "echo 'Nov 29 07:30:00.000 [notice] Tor 0.4.9.11 running on Linux.'\n"
+            "echo 'Nov 29 07:30:00.001 [warn] Failed to parse/validate config: Bridge line did "
+            "not parse. See logs for details.'\n"
+            "echo 'Nov 29 07:30:00.002 [err] Reading config failed--see warnings above.'\n"
+            "exit 1\n");
+        config.restartBackoff = std::chrono::milliseconds(10);
+        TorLauncher launcher(config);
+        QSignalSpy restarts(&launcher, &TorLauncher::restarting);
+        launcher.start();
+        QTRY_COMPARE_WITH_TIMEOUT(launcher.state(), TorLauncher::State::Failed, 20000);
+        QVERIFY2(launcher.failureReason().contains(QStringLiteral("Bridge line did not parse")),
+                 qPrintable(launcher.failureReason()));
+        QVERIFY(restarts.isEmpty());
     }
 
     void givesUpAfterRepeatedDeaths() {
