@@ -12,9 +12,13 @@ ContactInput ContactInputCheck::check(const QString& text, const QString& ownAdd
                                       const QList<contacts::Contact>& existing) {
     ContactInput result;
     // Blanks anywhere are dropped: an address copied from an ID card comes in groups of seven.
+    // A link's are dropped before its '?' (a mail client breaks a long link in two); after it,
+    // a name may hold spaces.
     QString trimmed = text.trimmed();
-    if (!trimmed.contains('?'))
-        trimmed.remove(QRegularExpression(QStringLiteral("\\s")));
+    const qsizetype query = trimmed.indexOf(QLatin1Char('?'));
+    const QString address = query < 0 ? trimmed : trimmed.left(query);
+    trimmed = QString(address).remove(QRegularExpression(QStringLiteral("\\s"))) +
+              (query < 0 ? QString() : trimmed.mid(query));
     // A link with a query carries a name or a key; a bare address (also "onionvoice:<address>")
     // goes through the address check, which explains exactly what is wrong with it.
     if (trimmed.startsWith(QLatin1String("onionvoice:"), Qt::CaseInsensitive) &&

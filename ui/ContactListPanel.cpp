@@ -8,7 +8,7 @@
 #include "WindowModal.h"
 #include "contacts/ContactName.h"
 
-#include <QGridLayout>
+#include <QFocusEvent>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -88,10 +88,15 @@ ContactListPanel::ContactListPanel(QWidget* parent)
     connect(qrButton_, &QPushButton::clicked, this, &ContactListPanel::addFromQrImage);
     connect(search_, &QLineEdit::textChanged, this, &ContactListPanel::applyFilter);
     connect(list_, &QTreeWidget::itemSelectionChanged, this, &ContactListPanel::updateButtons);
-    connect(list_, &QTreeWidget::itemActivated, this, [this] {
+    // Enter on the contact the keyboard is on calls it, selected or not (Tab made it current
+    // only, and Enter did nothing).
+    connect(list_, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem* item) {
+        list_->setCurrentItem(item);
+        item->setSelected(true);
         if (callButton_->isEnabled())
             callButton_->click();
     });
+    list_->installEventFilter(this);
     connect(callButton_, &QPushButton::clicked, this,
             [this] { emit callRequested(selectedAddress()); });
     connect(renameButton_, &QPushButton::clicked, this, &ContactListPanel::rename);
@@ -177,9 +182,28 @@ void ContactListPanel::showStatus(QTreeWidgetItem* item, const contacts::Contact
     }
 }
 
-void ContactListPanel::setCallingEnabled(bool enabled) {
-    callingEnabled_ = enabled;
+void ContactListPanel::setCalling(Calling calling) {
+    calling_ = calling;
     updateButtons();
+}
+
+// The keyboard's way into the list selects the contact it lands on: Tab left it current only,
+// with Call, Rename, Block and Remove greyed out, and only Space selected it.
+bool ContactListPanel::eventFilter(QObject* watched, QEvent* event) {
+    if (watched != list_ || event->type() != QEvent::FocusIn || !list_->selectedItems().isEmpty())
+        return QWidget::eventFilter(watched, event);
+    // A click selects what it clicks; only the keyboard lands nowhere in particular.
+    const Qt::FocusReason reason = static_cast<QFocusEvent*>(event)->reason();
+    if (reason == Qt::MouseFocusReason || reason == Qt::PopupFocusReason)
+        return QWidget::eventFilter(watched, event);
+    QTreeWidgetItem* landing = list_->currentItem();
+    for (int i = 0; (!landing || landing->isHidden()) && i < list_->topLevelItemCount(); ++i)
+        landing = list_->topLevelItem(i);
+    if (landing && !landing->isHidden()) {
+        list_->setCurrentItem(landing);
+        landing->setSelected(true);
+    }
+    return QWidget::eventFilter(watched, event);
 }
 
 void ContactListPanel::prefill(const QString& text) {
@@ -260,7 +284,11 @@ void ContactListPanel::applyFilter() {
             needle.isEmpty() || item->text(NameColumn).contains(needle, Qt::CaseInsensitive) ||
             item->data(NameColumn, kAddressRole).toString().contains(needle, Qt::CaseInsensitive);
         item->setHidden(!match);
+        // A hidden contact is no longer the one the buttons act on (Call dialled "").
+        if (!match)
+            item->setSelected(false);
     }
+    updateButtons();
 }
 
 void ContactListPanel::updateButtons() {
@@ -270,11 +298,23 @@ void ContactListPanel::updateButtons() {
         if (c.address == address)
             blocked = c.blocked;
     const bool any = !address.isEmpty();
-    callButton_->setEnabled(any && !blocked && callingEnabled_);
-    // Greyed out while tor connects: the tooltip says why, not what the button would do.
-    callButton_->setToolTip(callingEnabled_
-                                ? tr("Call the selected contact")
-                                : tr("Tor is not connected yet: calls can start once it is"));
+    callButton_->setEnabled(any && !blocked && calling_ == Calling::Possible);
+    // Greyed out: the tooltip says why, not what the button would do.
+    switch (calling_) {
+    case Calling::Possible:
+        callButton_->setToolTip(tr("Call the selected contact"));
+        break;
+    case Calling::TorConnecting:
+        callButton_->setToolTip(tr("Tor is not connected yet: calls can start once it is"));
+        break;
+    case Calling::TorFailed:
+        callButton_->setToolTip(
+            tr("Tor could not start: calls can start once it runs (see Tor, below the ID)"));
+        break;
+    case Calling::CallUnderWay:
+        callButton_->setToolTip(tr("A call is under way: hang it up first"));
+        break;
+    }
     renameButton_->setEnabled(any);
     blockButton_->setEnabled(any);
     blockButton_->setText(blocked ? tr("Unb&lock") : tr("B&lock"));
@@ -305,8 +345,20 @@ void ContactListPanel::remove() {
     const QString address = selectedAddress();
     if (address.isEmpty())
         return;
-    if (askWindowModal(this, tr("Remove contact"),
-                       tr("Remove %1 from your contacts?").arg(shortAddress(address))))
+    const auto contact =
+        std::find_if(contacts_.cbegin(), contacts_.cend(),
+                     [&](const contacts::Contact& c) { return c.address == address; });
+    if (contact == contacts_.cend())
+        return;
+    const QString who =
+        contact->displayName.isEmpty() ? shortAddress(address) : contact->displayName;
+    // A removed contact's block goes with it: they ring again like any stranger.
+    const QString question =
+        contact->blocked
+            ? tr("Remove %1 from your contacts? The block goes too: %1 can ring you again.")
+                  .arg(who)
+            : tr("Remove %1 from your contacts?").arg(who);
+    if (askWindowModal(this, tr("Remove contact"), question, DefaultAnswer::No))
         emit removeRequested(address);
 }
 

@@ -28,7 +28,9 @@ public:
     // What happened with the contacts in this session (ContactActivity), in the Status column; a
     // blocked contact's says so instead.
     void setNotes(const QHash<QString, ContactNote>& notes);
-    void setCallingEnabled(bool enabled);
+    // Whether Call can start a call now, and if not, why (its tooltip says so).
+    enum class Calling { TorConnecting, TorFailed, CallUnderWay, Possible };
+    void setCalling(Calling calling);
     // Puts `text` (an address or link from outside, e.g. a clicked onionvoice: link) into the
     // add field and checks it, without adding it yet.
     void prefill(const QString& text);
@@ -53,6 +55,7 @@ private:
     // contact book takes.
     bool showCheck();
     void applyFilter();
+    bool eventFilter(QObject* watched, QEvent* event) override;
     void showStatus(QTreeWidgetItem* item, const contacts::Contact& contact) const;
     void updateButtons();
     void rename();
@@ -61,7 +64,7 @@ private:
     QString ownAddress_;
     QList<contacts::Contact> contacts_;
     QHash<QString, ContactNote> notes_;
-    bool callingEnabled_ = false;
+    Calling calling_ = Calling::TorConnecting;
     QLineEdit* addField_;
     QLineEdit* nameField_;
     QPushButton* addButton_;

@@ -46,6 +46,7 @@ IdCard::IdCard(QWidget* parent)
     addressLabel_->setText(tr("(starting…)"));
     qrLabel_->setObjectName(QStringLiteral("ownQrCode"));
     qrLabel_->setToolTip(tr("Your contact link as a QR code"));
+    qrLabel_->setAccessibleName(tr("Your contact link as a QR code"));
     qrLabel_->setAlignment(Qt::AlignCenter);
     copyButton_->setObjectName(QStringLiteral("copyIdButton"));
     copyButton_->setToolTip(tr("Copy your address to the clipboard"));

@@ -2,6 +2,7 @@
 #include "IncomingCallDialog.h"
 
 #include "AddressText.h"
+#include "Tone.h"
 
 #include <QHBoxLayout>
 #include <QLabel>
@@ -31,6 +32,9 @@ IncomingCallDialog::IncomingCallDialog(QWidget* parent)
     name_->setFont(big);
     name_->setAlignment(Qt::AlignCenter);
     name_->setWordWrap(true); // a long name wraps instead of losing its start
+    // The prompt's first focus: who calls, read out by a screen reader, which no key answers.
+    // On Accept, the first button, a Space typed for another window answered a stranger.
+    name_->setFocusPolicy(Qt::TabFocus);
     addressLabel_->setObjectName(QStringLiteral("incomingAddress"));
     addressLabel_->setTextFormat(Qt::PlainText);
     addressLabel_->setAlignment(Qt::AlignCenter);
@@ -39,7 +43,9 @@ IncomingCallDialog::IncomingCallDialog(QWidget* parent)
     audioWarning_->setTextFormat(Qt::PlainText);
     audioWarning_->setWordWrap(true);
     audioWarning_->setAlignment(Qt::AlignCenter);
-    audioWarning_->setStyleSheet(QStringLiteral("color: #b71c1c; font-weight: bold;"));
+    QFont bold = audioWarning_->font();
+    bold.setBold(true);
+    audioWarning_->setFont(bold);
     audioWarning_->hide();
     accept_->setObjectName(QStringLiteral("acceptCallButton"));
     accept_->setToolTip(tr("Answer the call"));
@@ -102,6 +108,8 @@ void IncomingCallDialog::setAudioProblem(const QString& problem) {
             : tr("Sound problem: %1. Connect a microphone and a speaker before you answer: "
                  "without them the call ends as it starts.")
                   .arg(problem));
+    // The error tone of the colours in use now (a fixed dark red was 1.9:1 on a dark theme).
+    setTone(audioWarning_, Tone::Error);
     audioWarning_->setVisible(!problem.isEmpty());
 }
 

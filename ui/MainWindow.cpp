@@ -76,7 +76,8 @@ MainWindow::MainWindow(EngineHost* host, QWidget* parent)
     connect(host_, &EngineHost::phaseChanged, this, &MainWindow::onPhase);
     connect(host_, &EngineHost::torStateChanged, torStatus_, &TorStatusPanel::setTorState);
     connect(host_, &EngineHost::torStateChanged, this, [this](auto state) {
-        contacts_->setCallingEnabled(state == tor::TorLauncher::State::Ready);
+        torState_ = state;
+        updateCalling();
     });
     connect(host_, &EngineHost::torFailed, torStatus_, &TorStatusPanel::setFailure);
     connect(host_, &EngineHost::torRestarting, torStatus_, &TorStatusPanel::setRestarting);
@@ -102,6 +103,10 @@ MainWindow::MainWindow(EngineHost* host, QWidget* parent)
     connect(host_, &EngineHost::errorOccurred, this, [this](const QString& message) {
         lastError_ = message;
         statusBar()->showMessage(message, 15000);
+        // The status bar draws one line for 15 s: a longer message (a damaged contact book and
+        // what to do about it) lost its end there, unread (a review found it).
+        if (statusBar()->fontMetrics().horizontalAdvance(message) > statusBar()->width())
+            informWindowModal(this, tr("OnionVoice"), message);
     });
     connect(host_, &EngineHost::accessLinkReady, this, [this](const QString&, const QString& l) {
         QApplication::clipboard()->setText(l);
@@ -185,7 +190,8 @@ void MainWindow::onPhase() {
     if (host_->phase() == EngineHost::Phase::Stopped ||
         host_->phase() == EngineHost::Phase::Starting) {
         torStatus_->setTorState(tor::TorLauncher::State::NotStarted, 0, {});
-        contacts_->setCallingEnabled(false);
+        torState_ = tor::TorLauncher::State::NotStarted;
+        updateCalling();
     }
     if (host_->phase() == EngineHost::Phase::Starting)
         endCallUi();
@@ -228,7 +234,22 @@ void MainWindow::showCallWindow(const QString& peer) {
     callWindow_->activateWindow(); // the keyboard goes with the call (Mute, Hang up)
 }
 
+// Call is greyed out, and says why, while tor cannot call or a call (or a ring) is under way:
+// pressed then, it only put "A call is already under way." in the status bar.
+void MainWindow::updateCalling() {
+    using Calling = ContactListPanel::Calling;
+    if (host_->callState() != call::CallState::Idle)
+        contacts_->setCalling(Calling::CallUnderWay);
+    else if (torState_ == tor::TorLauncher::State::Ready)
+        contacts_->setCalling(Calling::Possible);
+    else if (torState_ == tor::TorLauncher::State::Failed)
+        contacts_->setCalling(Calling::TorFailed);
+    else
+        contacts_->setCalling(Calling::TorConnecting);
+}
+
 void MainWindow::onCallState(call::CallState state, const QString& peer, call::EndReason reason) {
+    updateCalling();
     if (state == call::CallState::Dialing)
         dialled_ = peer;
     // An incoming call's Ringing comes before incomingCall, so before its prompt shows: whether

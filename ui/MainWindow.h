@@ -4,6 +4,7 @@
 
 #include "ContactActivity.h"
 #include "call/CallTypes.h"
+#include "tor/TorLauncher.h"
 
 #include <QMainWindow>
 #include <QPointer>
@@ -65,6 +66,7 @@ private:
     void showCallWindow(const QString& peer);
     void ring(bool on);
     void showNotes();
+    void updateCalling();
 
     EngineHost* host_;
     IdCard* idCard_;
@@ -78,6 +80,7 @@ private:
     // The peer of the call we dialled, until it ends: the engine says Ringing for it and for an
     // incoming call alike, and only ours shows the call window while it rings.
     QString dialled_;
+    tor::TorLauncher::State torState_ = tor::TorLauncher::State::NotStarted;
     ContactActivity activity_;
     QString preset_;
     QString devices_;

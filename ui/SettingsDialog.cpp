@@ -39,8 +39,11 @@ QComboBox* deviceCombo(const QStringList& devices, const QString& current, QWidg
     combo->addItem(SettingsDialog::tr("System default"), QString());
     for (const QString& d : devices)
         combo->addItem(d, d);
-    const int at = combo->findData(current);
-    combo->setCurrentIndex(at < 0 ? 0 : at);
+    // A saved device that is not there now (a headset unplugged) stays the choice, marked: shown
+    // as "System default", it was replaced by it at the next OK, whatever the user changed.
+    if (!current.isEmpty() && combo->findData(current) < 0)
+        combo->addItem(SettingsDialog::tr("%1 (not connected)").arg(current), current);
+    combo->setCurrentIndex(combo->findData(current));
     return combo;
 }
 

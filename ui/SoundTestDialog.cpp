@@ -31,6 +31,7 @@ SoundTestDialog::SoundTestDialog(SoundCheck* check, const QString& devices, QWid
     level_->setRange(0, 100);
     level_->setTextVisible(false);
     level_->setToolTip(tr("How loud the microphone hears you; speak and it should move"));
+    level_->setAccessibleName(tr("Microphone level"));
     status_->setObjectName(QStringLiteral("soundTestStatus"));
     status_->setWordWrap(true);
     // Plain text: device names and errors come from the sound system (a Bluetooth device names

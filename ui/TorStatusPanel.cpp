@@ -35,6 +35,7 @@ TorStatusPanel::TorStatusPanel(QWidget* parent)
     progress_->setObjectName(QStringLiteral("torProgress"));
     progress_->setRange(0, 100);
     progress_->setToolTip(tr("How far tor has got connecting to the Tor network"));
+    progress_->setAccessibleName(tr("Tor's progress")); // for screen readers: it has no label
     service_->setObjectName(QStringLiteral("serviceState"));
     service_->setWordWrap(true);
     service_->setTextFormat(Qt::PlainText);

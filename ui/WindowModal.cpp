@@ -16,9 +16,10 @@ int execWindowModal(QDialog& dialog) {
     return dialog.exec();
 }
 
-bool askWindowModal(QWidget* parent, const QString& title, const QString& text) {
+bool askWindowModal(QWidget* parent, const QString& title, const QString& text,
+                    DefaultAnswer defaultAnswer) {
     QMessageBox box(QMessageBox::Question, title, text, QMessageBox::Yes | QMessageBox::No, parent);
-    box.setDefaultButton(QMessageBox::Yes);
+    box.setDefaultButton(defaultAnswer == DefaultAnswer::Yes ? QMessageBox::Yes : QMessageBox::No);
     return execWindowModal(box) == QMessageBox::Yes;
 }
 

@@ -19,8 +19,11 @@ namespace onionvoice::ui {
 // Runs `dialog` modal to its parent's window; returns QDialog::exec()'s result.
 int execWindowModal(QDialog& dialog);
 
-// QMessageBox::question: true for Yes.
-bool askWindowModal(QWidget* parent, const QString& title, const QString& text);
+// QMessageBox::question: true for Yes. The default answer is the one Enter gives; No where a
+// reflex Enter would lose something.
+enum class DefaultAnswer { Yes, No };
+bool askWindowModal(QWidget* parent, const QString& title, const QString& text,
+                    DefaultAnswer defaultAnswer = DefaultAnswer::Yes);
 // QMessageBox::information, not waited for.
 void informWindowModal(QWidget* parent, const QString& title, const QString& text);
 // QInputDialog::getText and getItem: nothing when cancelled.

@@ -89,7 +89,7 @@ bool CallEngine::start(QString* error) {
         said << QCoreApplication::translate(
             "CallEngine", "Some contacts could not be read, so callers who are not in your "
                           "contacts are refused until you choose again whether they may "
-                          "ring.");
+                          "ring (Settings: \"Refuse calls from people not in my contacts\").");
     }
     if (!said.isEmpty())
         emit errorOccurred(said.join(QLatin1Char(' ')));
@@ -114,9 +114,9 @@ bool CallEngine::start(QString* error) {
     if (!host_.start(hostConfig, error))
         return false;
     if (config_.access == ServiceAccess::ContactsOnly && hostConfig.clientAuthPublicKeys.isEmpty())
-        emit errorOccurred(QStringLiteral(
-            "Contacts-only: no contact holds an access key yet, so your address is not "
-            "published until one does (it would be open to everyone)."));
+        emit errorOccurred(QCoreApplication::translate(
+            "CallEngine", "Only contacts may call, and no contact has an access key yet: nobody "
+                          "can reach you until you share a link with an access key (Share…)."));
     return true;
 }
 

@@ -32,6 +32,13 @@ void CallEngine::dial(const QString& address) {
         emit errorOccurred(check.reason);
         return;
     }
+    // Our own service would take it for a stranger's ring while we are busy: 30 s of "Ringing",
+    // then "no answer" (a review found it, through onionvoice-cli).
+    if (check.address == this->address()) {
+        emit errorOccurred(QCoreApplication::translate(
+            "CallEngine", "This is your own ID: you cannot call yourself."));
+        return;
+    }
     if (call_) {
         emit errorOccurred(
             QCoreApplication::translate("CallEngine", "A call is already under way."));

@@ -70,8 +70,17 @@ QString onionAddressFromPublicKey(std::span<const std::uint8_t, 32> publicKey) {
 
 AddressCheck checkOnionAddress(const QString& input) {
     QString text = input.trimmed();
-    if (text.startsWith(QLatin1String("onionvoice:"), Qt::CaseInsensitive))
-        text = text.mid(int(sizeof("onionvoice:") - 1));
+    // What people paste: a link written with slashes, an address from a browser's address bar
+    // ("http://….onion/"); a path after the address is no address, and stays refused.
+    for (const QLatin1StringView scheme :
+         {QLatin1StringView("onionvoice://"), QLatin1StringView("onionvoice:"),
+          QLatin1StringView("http://"), QLatin1StringView("https://")})
+        if (text.startsWith(scheme, Qt::CaseInsensitive)) {
+            text = text.mid(scheme.size());
+            break;
+        }
+    if (text.endsWith(QLatin1Char('/')))
+        text.chop(1);
     if (text.endsWith(QLatin1String(".onion"), Qt::CaseInsensitive))
         text.chop(int(sizeof(".onion") - 1));
     if (text.isEmpty())

@@ -284,6 +284,16 @@ private slots:
         QTest::newRow("both") << QStringLiteral("onionvoice:") + a + QStringLiteral(".onion")
                               << int(V::Valid) << a;
         QTest::newRow("all upper case") << a.toUpper() << int(V::Valid) << a;
+        // What people paste (a review found them refused as "Character 5 (":")..."): an address
+        // from Tor Browser's address bar, a trailing slash, a link written with slashes.
+        QTest::newRow("http:// and a slash")
+            << QStringLiteral("http://%1.onion/").arg(a) << int(V::Valid) << a;
+        QTest::newRow("https://") << QStringLiteral("https://%1.onion").arg(a) << int(V::Valid)
+                                  << a;
+        QTest::newRow("a slash") << a + QStringLiteral(".onion/") << int(V::Valid) << a;
+        QTest::newRow("onionvoice://") << QStringLiteral("onionvoice://") + a << int(V::Valid) << a;
+        QTest::newRow("a path") << QStringLiteral("http://%1.onion/call").arg(a)
+                                << int(V::BadAlphabet) << QString();
         QTest::newRow("upper case mixed with junk")
             << a.left(20).toUpper() + QStringLiteral("!") + a.mid(21) << int(V::BadAlphabet)
             << QString();

@@ -312,6 +312,7 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(peerReached(call::CallState::Active), kCallTimeout);
         auto* state = find<QLabel>(callWindow(), "callState");
         QTRY_COMPARE_WITH_TIMEOUT(state->text(), ui::CallWindow::tr("In call"), 10000);
+        QVERIFY(!find<QPushButton>(window_.get(), "callButton")->isEnabled()); // one at a time
 
         // The dashboard's link table: at least 8 links up, and at least 8 rows whose records
         // sent + received, as the table shows them, rise over a window of the call.
@@ -408,6 +409,7 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(peerEnd(), call::EndReason::HungUpByPeer, 10000);
         QTRY_VERIFY(state->text().startsWith(ui::CallWindow::tr("Call ended: %1").arg(QString())));
         QVERIFY(!find<QPushButton>(callWindow(), "hangUpButton")->isEnabled());
+        QTRY_VERIFY(find<QPushButton>(window_.get(), "callButton")->isEnabled());
         recordStall("the rest of the call and hanging up");
         waitIdle();
     }
@@ -508,13 +510,15 @@ private slots:
         QThread::sleep(20);
         contactList()->setCurrentItem(contactList()->topLevelItem(0));
         auto* callButton = find<QPushButton>(window_.get(), "callButton");
-        QVERIFY(callButton->isEnabled());
+        QVERIFY(!callButton->isEnabled()); // a call is under way
         host_->start(hostConfig_);
         // The old tor is going: the panel says so at once, and Call waits for the new tor (the
         // old tor's last words, dropped with the rest of its engine's news, used to say so).
         QCOMPARE(find<QLabel>(window_->torStatus(), "torHeadline")->text(),
                  ui::TorStatusPanel::tr("Tor is not running."));
         QVERIFY(!callButton->isEnabled());
+        QVERIFY2(callButton->toolTip().contains(QStringLiteral("not connected yet")),
+                 qPrintable(callButton->toolTip()));
         QTRY_VERIFY_WITH_TIMEOUT(!hostService.isEmpty() &&
                                      hostService.last().at(0).value<tor::OnionService::State>() ==
                                          tor::OnionService::State::Reachable,

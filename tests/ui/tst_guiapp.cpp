@@ -19,6 +19,7 @@
 #include "ui/Translation.h"
 
 #include <QApplication>
+#include <QComboBox>
 #include <QCheckBox>
 #include <QDir>
 #include <QFile>
@@ -165,10 +166,14 @@ private slots:
         QVERIFY(running.audioDevicesPresent && !running.audioDevicesPresent(&missing));
         QVERIFY2(missing.contains("unplugged headset"), qPrintable(missing));
 
-        // The headset is not there any more, so Settings shows the system default: OK keeps it.
+        // The headset is not there any more: Settings shows it as not connected (it stays the
+        // choice), and the user picks the system default.
         QTimer::singleShot(0, [] {
             auto* dialog = qobject_cast<QDialog*>(QApplication::activeModalWidget());
             QVERIFY(dialog && dialog->objectName() == QStringLiteral("settingsDialog"));
+            auto* input = dialog->findChild<QComboBox*>(QStringLiteral("inputDeviceCombo"));
+            QVERIFY(input && input->currentText().contains(QStringLiteral("unplugged headset")));
+            input->setCurrentIndex(0);
             dialog->accept();
         });
         emit app.window()->settingsRequested();

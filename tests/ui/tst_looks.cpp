@@ -2,12 +2,14 @@
 // (an engine host that is never started): a dark colour scheme (tinted rows and the ID card keep
 // dark text, warnings and errors stay readable), German with tor in trouble (nothing clipped, no
 // sideways scrolling), a small screen, German numbers.
+#include "../contacts/ContactTestData.h"
 #include "OffscreenTestMain.h"
 #include "WidgetLookup.h"
 #include "ui/CallRating.h"
 #include "ui/ContactListPanel.h"
 #include "ui/EngineHost.h"
 #include "ui/IdCard.h"
+#include "ui/IncomingCallDialog.h"
 #include "ui/LinkTableModel.h"
 #include "ui/MainWindow.h"
 #include "ui/QualityDashboard.h"
@@ -15,11 +17,15 @@
 #include "ui/Translation.h"
 
 #include <QApplication>
+#include <QFile>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QScrollBar>
+#include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace onionvoice;
@@ -124,8 +130,11 @@ private slots:
         ContactListPanel contacts;
         find<QLineEdit>(&contacts, "addContactField")->setText(QStringLiteral("hello"));
         find<QPushButton>(&contacts, "addContactButton")->click(); // refused, with a reason
-        const std::pair<QWidget*, const char*> labels[] = {{&tor, "torHint"},
-                                                           {&contacts, "addContactError"}};
+        IncomingCallDialog prompt; // a review found its fixed red at 1.9:1
+        prompt.setCaller(QString(), testAddress(1), false);
+        prompt.setAudioProblem(QStringLiteral("no microphone found"));
+        const std::pair<QWidget*, const char*> labels[] = {
+            {&tor, "torHint"}, {&contacts, "addContactError"}, {&prompt, "incomingAudioProblem"}};
         for (const auto& [root, name] : labels) {
             root->show();
             QVERIFY(QTest::qWaitForWindowExposed(root));
@@ -133,6 +142,67 @@ private slots:
             QVERIFY2(label->isVisible(), name);
             QVERIFY2(contrast(textColour(label), root->palette().color(QPalette::Window)) >= 4.5,
                      name);
+        }
+    }
+
+    // Fault (a review found it): the engine's notice at a contacts-only start was not marked for
+    // translation: English in the German app.
+    void germanContactsOnlyNoticeIsGerman() {
+        const auto german = installTranslations(QLocale(QLocale::German));
+        QVERIFY(!german.empty());
+        QTemporaryDir data;
+        EngineHost host;
+        QSignalSpy errors(&host, &EngineHost::errorOccurred);
+        call::EngineConfig config;
+        config.dataDirectory = data.path();
+        config.torExecutable = QStringLiteral("/bin/false");
+        config.access = call::ServiceAccess::ContactsOnly;
+        host.start(config);
+        QTRY_VERIFY(!errors.isEmpty());
+        const QString notice = errors.first().at(0).toString();
+        QVERIFY2(!notice.startsWith(QStringLiteral("Only contacts")), qPrintable(notice));
+        QVERIFY2(notice.contains(QStringLiteral("Kontakte")), qPrintable(notice));
+    }
+
+    // Fault (a review found it): a damaged contact book's notice, and what to do about it, was one
+    // status-bar line twice the window's width, its end never drawn and gone after 15 s.
+    void aLongNoticeIsShownWhole() {
+        QTemporaryDir data;
+        QFile book(data.filePath(QStringLiteral("contacts.json")));
+        QVERIFY(book.open(QIODevice::WriteOnly));
+        book.write("{\"version\": 1, \"contacts\": [{\"addr");
+        book.close();
+        EngineHost host;
+        MainWindow window(&host);
+        window.resize(1080, 680);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        call::EngineConfig config;
+        config.dataDirectory = data.path();
+        config.torExecutable = QStringLiteral("/bin/false");
+        host.start(config);
+        QMessageBox* box = nullptr;
+        QTRY_VERIFY((box = window.findChild<QMessageBox*>()) && box->isVisible());
+        QVERIFY2(box->text().contains(QStringLiteral("damaged")) &&
+                     box->text().contains(QStringLiteral("Refuse calls from people not in my "
+                                                         "contacts")),
+                 qPrintable(box->text()));
+        box->accept();
+    }
+
+    // Fault (a review found it): in German the link table's State and Health read "Zustand" and
+    // "Zustand der Verbindung", and a narrow column shows the first word only.
+    void germanLinkTableHeadersDiffer() {
+        const auto german = installTranslations(QLocale(QLocale::German));
+        QVERIFY(!german.empty());
+        LinkTableModel model;
+        QStringList firstWords;
+        for (int c = 0; c < LinkTableModel::ColumnCount; ++c) {
+            const QString word = model.headerData(c, Qt::Horizontal, Qt::DisplayRole)
+                                     .toString()
+                                     .section(QLatin1Char(' '), 0, 0);
+            QVERIFY2(!firstWords.contains(word), qPrintable(word));
+            firstWords.append(word);
         }
     }
 

@@ -77,6 +77,13 @@ private slots:
         QVERIFY2(link.isValid(), qPrintable(link.reason));
         QCOMPARE(link.contact.displayName, QStringLiteral("Ann Lee"));
         QCOMPARE(link.contact.outboundAuthPrivateKey, key);
+        // A link a mail client broke in two before its '?' (a review found it refused as
+        // "Character 29 (line break)").
+        const ContactInput broken = ContactInputCheck::check(
+            QStringLiteral("onionvoice:%1\n%2?name=Bob").arg(kAddress.left(28), kAddress.mid(28)),
+            otherAddress(), {});
+        QVERIFY2(broken.isValid(), qPrintable(broken.reason));
+        QCOMPARE(broken.contact.address, kAddress);
     }
 
     void contactInputRefusesWithAReason() {
@@ -409,6 +416,22 @@ private slots:
         QCOMPARE(requests.at(0).size(), 2);
         QCOMPARE(requests.at(0).at(0).toString(), QStringLiteral("Mic B"));
         QCOMPARE(requests.at(0).at(1).toString(), QString());
+    }
+
+    // Fault (a review found it): a saved headset that is unplugged showed as "System default",
+    // and OK (for any other change) replaced the choice with it.
+    void anUnpluggedDeviceStaysChosen() {
+        SettingsEnvironment environment;
+        environment.inputDevices = {"Mic A"};
+        AppSettings saved;
+        saved.inputDevice = "USB Headset";
+        SettingsDialog dialog(saved, environment);
+        auto* input = dialog.findChild<QComboBox*>("inputDeviceCombo");
+        QVERIFY(input);
+        QVERIFY2(input->currentText().contains(QStringLiteral("USB Headset")) &&
+                     input->currentText().contains(QStringLiteral("not connected")),
+                 qPrintable(input->currentText()));
+        QCOMPARE(dialog.settings().inputDevice, QStringLiteral("USB Headset"));
     }
 
     void bridgeLinesNeedTheirTransport() {

@@ -33,7 +33,12 @@
 <context>
     <name>CallEngine</name>
     <message>
-        <location filename="../../core/call/CallEngineOutgoing.cpp" line="+37"/>
+        <location filename="../../core/call/CallEngineOutgoing.cpp" line="+38"/>
+        <source>This is your own ID: you cannot call yourself.</source>
+        <translation>Das ist Ihre eigene ID: Sie können sich nicht selbst anrufen.</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>A call is already under way.</source>
         <translation>Es läuft bereits ein Anruf.</translation>
     </message>
@@ -49,8 +54,8 @@
     </message>
     <message>
         <location filename="../../core/call/CallEngine.cpp" line="+89"/>
-        <source>Some contacts could not be read, so callers who are not in your contacts are refused until you choose again whether they may ring.</source>
-        <translation>Einige Kontakte konnten nicht gelesen werden. Anrufer, die nicht in Ihren Kontakten sind, werden deshalb abgewiesen, bis Sie erneut festlegen, ob sie anrufen dürfen.</translation>
+        <source>Some contacts could not be read, so callers who are not in your contacts are refused until you choose again whether they may ring (Settings: &quot;Refuse calls from people not in my contacts&quot;).</source>
+        <translation>Einige Kontakte konnten nicht gelesen werden. Anrufer, die nicht in Ihren Kontakten sind, werden deshalb abgewiesen, bis Sie erneut festlegen, ob sie anrufen dürfen (Einstellungen: „Anrufe von Menschen außerhalb meiner Kontakte abweisen“).</translation>
     </message>
     <message>
         <location line="+11"/>
@@ -58,7 +63,12 @@
         <translation>Die Einweg-Hotline kann nicht auf Kontakte beschränkt werden.</translation>
     </message>
     <message>
-        <location line="+187"/>
+        <location line="+17"/>
+        <source>Only contacts may call, and no contact has an access key yet: nobody can reach you until you share a link with an access key (Share…).</source>
+        <translation>Nur Kontakte dürfen anrufen, und noch kein Kontakt hat einen Zugangsschlüssel: Niemand kann Sie erreichen, bis Sie einen Link mit Zugangsschlüssel weitergeben (Teilen…).</translation>
+    </message>
+    <message>
+        <location line="+181"/>
         <source>The microphone stopped working.</source>
         <translation>Das Mikrofon funktioniert nicht mehr.</translation>
     </message>
@@ -73,7 +83,7 @@
         <translation>Audio konnte nicht starten: %1</translation>
     </message>
     <message>
-        <location line="-267"/>
+        <location line="-278"/>
         <source>no audio device</source>
         <translation>kein Audiogerät</translation>
     </message>
@@ -408,7 +418,7 @@
 <context>
     <name>ContactInputCheck</name>
     <message>
-        <location filename="../ContactInput.cpp" line="+34"/>
+        <location filename="../ContactInput.cpp" line="+38"/>
         <source>Paste the address or the onionvoice: link of the person you want to add.</source>
         <translation>Fügen Sie die Adresse oder den onionvoice:-Link der Person ein, die Sie hinzufügen möchten.</translation>
     </message>
@@ -508,7 +518,7 @@
 <context>
     <name>OnionAddress</name>
     <message>
-        <location filename="../../core/tor/OnionAddress.cpp" line="+79"/>
+        <location filename="../../core/tor/OnionAddress.cpp" line="+88"/>
         <source>The address is empty.</source>
         <translation>Die Adresse ist leer.</translation>
     </message>
@@ -535,7 +545,7 @@
     <message>
         <location line="+8"/>
         <source>This is not the address of an onion service: its key is not a valid one.</source>
-        <translation>Das ist keine Adresse eines Onion-Dienstes: Ihr Schlüssel ist ungültig.</translation>
+        <translation>Das ist keine Adresse eines Onion-Dienstes: der Schlüssel darin ist ungültig.</translation>
     </message>
 </context>
 <context>
@@ -738,7 +748,7 @@
 <context>
     <name>main</name>
     <message>
-        <location filename="../../app/gui/main.cpp" line="+46"/>
+        <location filename="../../app/gui/main.cpp" line="+47"/>
         <source>Anonymous voice calls over Tor onion services.</source>
         <translation>Anonyme Sprachanrufe über Tor-Onion-Dienste.</translation>
     </message>
@@ -842,7 +852,7 @@
 <context>
     <name>onionvoice::gui::GuiApp</name>
     <message>
-        <location filename="../../app/gui/GuiApp.cpp" line="+223"/>
+        <location filename="../../app/gui/GuiApp.cpp" line="+232"/>
         <source>Microphone: %1 · Speaker: %2</source>
         <translation>Mikrofon: %1 · Lautsprecher: %2</translation>
     </message>
@@ -966,7 +976,7 @@
 <context>
     <name>onionvoice::tor::TorLauncher</name>
     <message>
-        <location filename="../../core/tor/TorLauncher.cpp" line="+202"/>
+        <location filename="../../core/tor/TorLauncherSetup.cpp" line="+120"/>
         <source>contains a line break or NUL</source>
         <translation>enthält einen Zeilenumbruch oder NUL</translation>
     </message>
@@ -1084,12 +1094,12 @@
     </message>
     <message>
         <location line="+1"/>
-        <location line="+242"/>
+        <location line="+282"/>
         <source>B&amp;lock</source>
         <translation>&amp;Sperren</translation>
     </message>
     <message>
-        <location line="-241"/>
+        <location line="-281"/>
         <source>Re&amp;move…</source>
         <translation>Ent&amp;fernen…</translation>
     </message>
@@ -1160,17 +1170,17 @@
         <translation>Doppelklick auf einen Kontakt ruft ihn an</translation>
     </message>
     <message>
-        <location line="+203"/>
+        <location line="+232"/>
         <source>Call the selected contact</source>
         <translation>Den ausgewählten Kontakt anrufen</translation>
     </message>
     <message>
-        <location line="-199"/>
+        <location line="-228"/>
         <source>A blocked contact&apos;s calls are refused without ringing</source>
         <translation>Anrufe eines gesperrten Kontakts werden ohne Klingeln abgewiesen</translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location line="+33"/>
         <source>&lt;b&gt;Add a contact&lt;/b&gt; — paste &lt;i&gt;their&lt;/i&gt; ID or link</source>
         <translation>&lt;b&gt;Kontakt hinzufügen&lt;/b&gt; — fügen Sie &lt;i&gt;deren&lt;/i&gt; ID oder Link ein</translation>
     </message>
@@ -1190,7 +1200,7 @@
         <translation>gesperrt</translation>
     </message>
     <message>
-        <location line="+52"/>
+        <location line="+71"/>
         <source>Paste the ID or the onionvoice: link of the person you want to add.</source>
         <translation>Fügen Sie die ID oder den onionvoice:-Link der Person ein, die Sie hinzufügen möchten.</translation>
     </message>
@@ -1205,12 +1215,22 @@
         <translation>Bilder (*.png *.jpg *.jpeg *.bmp *.gif)</translation>
     </message>
     <message>
-        <location line="+34"/>
+        <location line="+41"/>
         <source>Tor is not connected yet: calls can start once it is</source>
         <translation>Tor ist noch nicht verbunden: Anrufe sind möglich, sobald es verbunden ist</translation>
     </message>
     <message>
+        <location line="+4"/>
+        <source>Tor could not start: calls can start once it runs (see Tor, below the ID)</source>
+        <translation>Tor konnte nicht starten: Anrufe sind möglich, sobald es läuft (siehe Tor, unter der ID)</translation>
+    </message>
+    <message>
         <location line="+3"/>
+        <source>A call is under way: hang it up first</source>
+        <translation>Ein Anruf läuft: Legen Sie zuerst auf</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>Unb&amp;lock</source>
         <translation>&amp;Entsperren</translation>
     </message>
@@ -1225,12 +1245,17 @@
         <translation>Name:</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+20"/>
+        <source>Remove %1 from your contacts? The block goes too: %1 can ring you again.</source>
+        <translation>%1 aus Ihren Kontakten entfernen? Die Sperre entfällt mit: %1 kann Sie wieder anrufen.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>Remove contact</source>
         <translation>Kontakt entfernen</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-1"/>
         <source>Remove %1 from your contacts?</source>
         <translation>%1 aus Ihren Kontakten entfernen?</translation>
     </message>
@@ -1271,7 +1296,7 @@
 <context>
     <name>onionvoice::ui::EngineHost</name>
     <message>
-        <location filename="../EngineHost.cpp" line="+160"/>
+        <location filename="../EngineHost.cpp" line="+165"/>
         <source>The contact list could not be saved: %1</source>
         <translation>Die Kontaktliste konnte nicht gespeichert werden: %1</translation>
     </message>
@@ -1311,12 +1336,13 @@
     </message>
     <message>
         <location line="+1"/>
-        <location line="+41"/>
+        <location line="+42"/>
         <source>(starting…)</source>
         <translation>(startet…)</translation>
     </message>
     <message>
-        <location line="-39"/>
+        <location line="-40"/>
+        <location line="+1"/>
         <source>Your contact link as a QR code</source>
         <translation>Ihr Kontaktlink als QR-Code</translation>
     </message>
@@ -1359,7 +1385,7 @@
 <context>
     <name>onionvoice::ui::IncomingCallDialog</name>
     <message>
-        <location filename="../IncomingCallDialog.cpp" line="+18"/>
+        <location filename="../IncomingCallDialog.cpp" line="+19"/>
         <source>&amp;Accept</source>
         <translation>&amp;Annehmen</translation>
     </message>
@@ -1379,7 +1405,7 @@
         <translation>Eingehender Anruf — OnionVoice</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+28"/>
         <source>Answer the call</source>
         <translation>Den Anruf annehmen</translation>
     </message>
@@ -1514,23 +1540,24 @@
     <message>
         <location line="+2"/>
         <source>Health</source>
-        <translation>Zustand der Verbindung</translation>
+        <translation>Güte</translation>
     </message>
 </context>
 <context>
     <name>onionvoice::ui::MainWindow</name>
     <message>
         <location filename="../MainWindow.cpp" line="+34"/>
+        <location line="+75"/>
         <source>OnionVoice</source>
         <translation>OnionVoice</translation>
     </message>
     <message>
-        <location line="+61"/>
+        <location line="-13"/>
         <source>Refused a call from %1: %2</source>
         <translation>Anruf von %1 abgewiesen: %2</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+18"/>
         <source>Copied a link with an access key. Send it only to that contact.</source>
         <translation>Link mit Zugangsschlüssel kopiert. Schicken Sie ihn nur diesem Kontakt.</translation>
     </message>
@@ -1585,7 +1612,7 @@
         <translation>&lt;b&gt;OnionVoice&lt;/b&gt;&lt;br&gt;Anonyme Sprachanrufe über Tor-Onion-Dienste. Jedes Gespräch läuft über mehrere Tor-Circuits zugleich.</translation>
     </message>
     <message>
-        <location line="+88"/>
+        <location line="+104"/>
         <source>Missed call from %1 (%2)</source>
         <translation>Verpasster Anruf von %1 (%2)</translation>
     </message>
@@ -1793,7 +1820,12 @@
         <translation>Systemstandard</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+6"/>
+        <source>%1 (not connected)</source>
+        <translation>%1 (nicht angeschlossen)</translation>
+    </message>
+    <message>
+        <location line="+13"/>
         <source>Settings — OnionVoice</source>
         <translation>Einstellungen — OnionVoice</translation>
     </message>
@@ -1989,6 +2021,11 @@ obfs4 192.0.2.1:443 FINGERPRINT cert=… iat-mode=0</translation>
         <translation>Wie laut das Mikrofon Sie hört; sprechen Sie, dann bewegt sich die Anzeige</translation>
     </message>
     <message>
+        <location line="+1"/>
+        <source>Microphone level</source>
+        <translation>Mikrofonpegel</translation>
+    </message>
+    <message>
         <location line="+7"/>
         <source>Say something; you hear it back from the speaker</source>
         <translation>Sagen Sie etwas; Sie hören es aus dem Lautsprecher zurück</translation>
@@ -2070,6 +2107,11 @@ obfs4 192.0.2.1:443 FINGERPRINT cert=… iat-mode=0</translation>
         <location line="+10"/>
         <source>How far tor has got connecting to the Tor network</source>
         <translation>Wie weit tor mit der Verbindung zum Tor-Netz ist</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Tor&apos;s progress</source>
+        <translation>Fortschritt von Tor</translation>
     </message>
     <message>
         <location line="+9"/>
