@@ -125,6 +125,24 @@ bool CallEngine::start(QString* error) {
 void CallEngine::onContactsChanged() {
     if (config_.access == ServiceAccess::ContactsOnly && host_.service())
         host_.service()->setClientAuthPublicKeys(allowedClientKeys());
+    endRingOfTheUnwelcome();
+}
+
+// A ring whose caller was just blocked (or removed where strangers are refused) stops ringing
+// here: before, the prompt rang on and Accept connected the blocked caller. For the caller it
+// rings on unanswered to its end, as a blocked caller's ring does, so that it cannot tell when
+// it was blocked.
+void CallEngine::endRingOfTheUnwelcome() {
+    if (!call_ || call_->direction != CallDirection::Incoming || call_->state != CallState::Ringing)
+        return;
+    const auto contact = contacts_.find(call_->peer);
+    const bool welcome =
+        contact ? !contact->blocked : config_.unknownCallers == UnknownCallers::Ring;
+    if (welcome)
+        return;
+    incoming_.letRingOn(call_->releaseRing(this), ringKeyOf(call_->hello), call_->twinsJoined,
+                        call_->timeout->remaining());
+    end(EndReason::NotAccepted, RingFate::RingsOn);
 }
 
 void CallEngine::stop() {
@@ -252,6 +270,7 @@ void CallEngine::setMuted(bool muted) {
 // closed at start.
 void CallEngine::setUnknownCallers(UnknownCallers policy) {
     config_.unknownCallers = policy;
+    endRingOfTheUnwelcome();
     if (!contacts_.entriesLost())
         return;
     contacts_.forgetLostEntries();

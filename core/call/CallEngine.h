@@ -176,6 +176,7 @@ private:
     void armTimeout(std::chrono::milliseconds after, EndReason reason);
     QList<QByteArray> allowedClientKeys() const;
     void onContactsChanged();
+    void endRingOfTheUnwelcome();
 
     Millis monotonicNow() const;
     void ring(net::OnionLink* link, const Hello& hello, const QString& displayName);

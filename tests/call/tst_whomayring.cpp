@@ -180,6 +180,29 @@ private slots:
         waitIdle({"alice", "bob"});
     }
 
+    // Fault (a review found it): blocking the caller while its call rang changed nothing: the
+    // prompt rang on, and Accept connected the blocked caller. The ring ends here, and rings on
+    // for the caller as a blocked caller's does, unanswered to its end.
+    void blockingTheCallerWhileItRingsEndsTheRing() {
+        Party& alice = party("alice");
+        Party& bob = party("bob");
+        QString error;
+        QVERIFY(bob.engine->contacts().add(
+            {alice.engine->address(), "Alice", {}, false, false, {}, {}}, &error));
+        const auto decoys = bob.engine->refusals().decoyRings;
+        alice.engine->dial(bob.engine->address());
+        QTRY_VERIFY_WITH_TIMEOUT(bob.reached(CallState::Ringing), kCallTimeout);
+        QVERIFY(bob.engine->contacts().setBlocked(alice.engine->address(), true));
+        QTRY_COMPARE(bob.endReason(), EndReason::NotAccepted);
+        bob.engine->answerCallFrom(alice.engine->address());
+        QCOMPARE(bob.engine->callState(), CallState::Idle);
+        QCOMPARE(bob.engine->refusals().decoyRings, decoys + 1); // ringing on, unanswered
+        QTRY_COMPARE_WITH_TIMEOUT(alice.endReason(), EndReason::NoAnswer, kCallTimeout);
+        QVERIFY(!alice.reached(CallState::Active));
+        QVERIFY(bob.engine->contacts().remove(alice.engine->address()));
+        waitIdle({"alice", "bob"});
+    }
+
     void unknownCallerRefused() {
         Party& carol = party("carol");
         Party& bob = party("bob");
