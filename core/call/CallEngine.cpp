@@ -433,7 +433,7 @@ void CallEngine::publishStatistics(CallSession& call) {
     call.startSnapshotInterval();
 }
 
-void CallEngine::end(EndReason reason, RingFate ring) {
+void CallEngine::end(EndReason reason, RingFate ring, EndNotice notice) {
     if (!call_)
         return;
     // The engine is free for the next call at once, before anything is announced: a slot
@@ -477,7 +477,8 @@ void CallEngine::end(EndReason reason, RingFate ring) {
     const std::uint64_t serial = ++endedSerial_;
     ended_.emplace(serial, std::move(call));
     QTimer::singleShot(kLingerBeforeClose, this, [this, serial] { closeEnded(serial); });
-    emit callStateChanged(CallState::Ended, peer, reason);
+    if (notice == EndNotice::Announced)
+        emit callStateChanged(CallState::Ended, peer, reason);
 }
 
 // An ended call's linger is over: its links close, and then the circuits our tor built for them

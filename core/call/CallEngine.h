@@ -142,7 +142,11 @@ private:
     // (IncomingLinks::ringEnded); taken for over at once, a twin after its link was lost heard
     // BadRequest where an undisplaced ring's rings, and told the caller that a contact had called.
     enum class RingFate { Over, LinkLost, RingsOn };
-    void end(EndReason reason, RingFate ring = RingFate::Over);
+    // Silent: the call is replaced by another with the same peer (crossing calls), and the user
+    // sees one call go on.
+    enum class EndNotice { Announced, Silent };
+    void end(EndReason reason, RingFate ring = RingFate::Over,
+             EndNotice notice = EndNotice::Announced);
     // Tells the callee that our unanswered call is off (nothing when no Hello went out yet).
     void sendCancel();
     void closeEnded(std::uint64_t serial);
@@ -180,6 +184,10 @@ private:
 
     Millis monotonicNow() const;
     void ring(net::OnionLink* link, const Hello& hello, const QString& displayName);
+    [[nodiscard]] bool startRing(net::OnionLink* link, const Hello& hello);
+    // Crossing calls: a Hello from the peer we are calling, before either call was answered.
+    bool crossesOurCall(const Hello& hello) const;
+    void yieldToCrossingCall(net::OnionLink* link, const Hello& hello);
     QString missingAudio() const;
 
     EngineConfig config_;

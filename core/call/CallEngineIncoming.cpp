@@ -76,6 +76,18 @@ void CallEngine::onIncomingHello(net::OnionLink* link, const Hello& hello) {
         incoming_.refuse(link, RefusalReason::BadRequest);
         return;
     }
+    if (crossesOurCall(hello) && (!contact || !contact->blocked)) {
+        // Both dialled at once. The lower address's call goes on, by a rule both engines apply:
+        // before, each heard the other's "busy" (or, as strangers, rang as a decoy), and each
+        // user waited for the other. Our Crossed tells the caller to answer ours.
+        const bool ours = address() < hello.caller;
+        qCInfo(lcCall) << "our calls crossed:" << (ours ? "ours goes on" : "the caller's goes on");
+        if (ours)
+            incoming_.refuse(link, RefusalReason::Crossed);
+        else
+            yieldToCrossingCall(link, hello);
+        return;
+    }
     if (!contact && config_.unknownCallers == UnknownCallers::Refuse) {
         ++refusals_.notAccepted;
         refuseIncoming(link, hello.caller, RefusalReason::NotAccepted, EndReason::NotAccepted);
@@ -112,6 +124,13 @@ void CallEngine::onIncomingHello(net::OnionLink* link, const Hello& hello) {
 }
 
 void CallEngine::ring(net::OnionLink* link, const Hello& hello, const QString& displayName) {
+    if (!startRing(link, hello))
+        return;
+    // Audio that cannot start would end the call as it is answered: the prompt says so first.
+    emit incomingCall(hello.caller, displayName, missingAudio());
+}
+
+bool CallEngine::startRing(net::OnionLink* link, const Hello& hello) {
     call_ = std::make_unique<CallSession>(CallDirection::Incoming, hello.caller);
     call_->frameObserver = config_.frameObserver;
     call_->hello = hello;
@@ -120,10 +139,25 @@ void CallEngine::ring(net::OnionLink* link, const Hello& hello, const QString& d
     attachIncoming(link, hello.slot);
     link->sendRecord(encodeHandshake(Ringing{}));
     if (!setCallState(CallState::Ringing))
-        return;
+        return false;
     armTimeout(config_.ringTimeout, EndReason::NoAnswer);
-    // Audio that cannot start would end the call as it is answered: the prompt says so first.
-    emit incomingCall(hello.caller, displayName, missingAudio());
+    return true;
+}
+
+// Our own call to this caller, unanswered (or answered by this caller, who then keeps it: its
+// Hello of the crossing call may come after it answered ours).
+bool CallEngine::crossesOurCall(const Hello& hello) const {
+    return call_ && call_->direction == CallDirection::Outgoing && call_->peer == hello.caller &&
+           (!call_->keys || address() < hello.caller);
+}
+
+// The caller's call goes on, ours goes: without a word to the user, who sees the call they
+// started go on; it is answered at once, since we were calling them.
+void CallEngine::yieldToCrossingCall(net::OnionLink* link, const Hello& hello) {
+    sendCancel();
+    end(EndReason::Cancelled, RingFate::Over, EndNotice::Silent);
+    if (startRing(link, hello))
+        answer();
 }
 
 void CallEngine::onJoin(net::OnionLink* link, const Join& join) {

@@ -125,7 +125,8 @@ void CallEngine::onPoolLinkUp(std::uint8_t slot) {
 }
 
 void CallEngine::onPoolLinkDown(std::uint8_t slot) {
-    if (!call_)
+    // Waiting for the callee's crossing call, which its engine closes our attempts for.
+    if (!call_ || call_->crossing == CallSession::Crossing::TheirsGoesOn)
         return;
     const auto state = call_->slotStates[slot];
     // The handshake link broke before the answer (an attempt that never opened is retried).
@@ -230,6 +231,18 @@ void CallEngine::onTorControlReady() {
 }
 
 void CallEngine::onCallerHandshake(const HandshakeMessage& message) {
+    // The callee's call to us goes on instead (crossing calls): what its engine says of our
+    // attempts now (a twin's refusal) is over, and its Hello will come.
+    if (call_->crossing == CallSession::Crossing::TheirsGoesOn)
+        return;
+    if (const auto* refusal = std::get_if<Refusal>(&message);
+        refusal && refusal->reason == RefusalReason::Crossed) {
+        qCInfo(lcCall) << "our calls crossed: waiting for the callee's call";
+        call_->crossing = CallSession::Crossing::TheirsGoesOn;
+        if (call_->pool)
+            call_->pool->halt();
+        return;
+    }
     if (std::holds_alternative<Ringing>(message)) {
         if (call_->state == CallState::Dialing) {
             if (setCallState(CallState::Ringing))

@@ -117,6 +117,10 @@ public:
     // Outgoing: the Hello of every handshake attempt (each has its own; at most as many as the
     // pool's dial budget): the answer may come for any of them (a twin, see RingKey).
     std::vector<Hello> hellosSent;
+    // Outgoing: the callee said our calls crossed and its call to us goes on; ours waits for it
+    // (until its own timeout), deaf to the twins' answers.
+    enum class Crossing { No, TheirsGoesOn };
+    Crossing crossing = Crossing::No;
     // Incoming: the twins of the ringing Hello, standing by beside the control link (RingKey),
     // how many have joined, and once answered, the Accept (a twin arriving later hears it too).
     std::vector<QPointer<net::OnionLink>> twins;

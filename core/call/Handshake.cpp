@@ -195,7 +195,7 @@ HandshakeDecode decodeHandshake(std::span<const std::uint8_t> bytes) {
         std::uint8_t reason = 0;
         r.u8(reason);
         if (reason < std::uint8_t(RefusalReason::Rejected) ||
-            reason > std::uint8_t(RefusalReason::Cancelled))
+            reason > std::uint8_t(RefusalReason::Crossed))
             return fail("unknown refusal reason");
         message = Refusal{RefusalReason(reason)};
         break;
@@ -375,6 +375,8 @@ EndReason endReasonFor(RefusalReason reason) {
     case RefusalReason::NoAnswer:
         return EndReason::NoAnswer;
     case RefusalReason::Cancelled:
+        return EndReason::Cancelled;
+    case RefusalReason::Crossed: // the crossing call ends ours (CallEngine::yieldToCrossingCall)
         return EndReason::Cancelled;
     }
     return EndReason::ProtocolError;

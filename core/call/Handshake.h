@@ -65,6 +65,9 @@ enum class RefusalReason : std::uint8_t {
     BadRequest = 4,
     NoAnswer = 5,
     Cancelled = 6, // sent by the caller: it hung up before the answer
+    // Our calls crossed (each dialled the other at once): the lower address's call goes on, and
+    // the caller that hears this answers it instead of waiting for its own (CallEngine).
+    Crossed = 7,
 };
 struct Refusal {
     RefusalReason reason = RefusalReason::Rejected;

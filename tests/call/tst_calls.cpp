@@ -336,6 +336,29 @@ private slots:
         waitIdle({"bob"});
     }
 
+    // Fault (a review found it): two users calling each other at once each heard the other's
+    // "busy" (contacts) or rang the other as a decoy for 30 s (strangers), and each waited for
+    // the other. The lower address's call goes on on both sides, answered by the other engine,
+    // and neither user sees a call end or a refusal on the way.
+    void callingEachOtherAtOnceMakesOneCall() {
+        Party& alice = party("alice");
+        Party& bob = party("bob");
+        alice.engine->dial(bob.engine->address());
+        bob.engine->dial(alice.engine->address());
+        QTRY_VERIFY_WITH_TIMEOUT(alice.reached(CallState::Active), kCallTimeout);
+        QTRY_VERIFY_WITH_TIMEOUT(bob.reached(CallState::Active), kCallTimeout);
+        for (Party* p : {&alice, &bob}) {
+            QVERIFY2(!p->reached(CallState::Ended), qPrintable(p->name));
+            QVERIFY2(p->refused->isEmpty(), qPrintable(p->name));
+            QVERIFY2(p->incoming->isEmpty(), qPrintable(p->name)); // no prompt to answer
+        }
+        QTRY_VERIFY_WITH_TIMEOUT(!alice.statistics->isEmpty() && !bob.statistics->isEmpty(),
+                                 10000); // audio flows both ways
+        alice.engine->hangUp();
+        QTRY_COMPARE_WITH_TIMEOUT(bob.endReason(), EndReason::HungUpByPeer, 10000);
+        waitIdle({"alice", "bob"});
+    }
+
     // A cancel that crosses the answer: the caller's plain Refusal arrives on the control link
     // after bob answered. Before the fix bob took it for a forged record and stayed "Active"
     // until the 20 s network-loss timeout.

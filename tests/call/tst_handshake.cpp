@@ -33,6 +33,7 @@ private slots:
         for (const HandshakeMessage& m :
              {HandshakeMessage(hello), HandshakeMessage(Ringing{}), HandshakeMessage(accept),
               HandshakeMessage(Refusal{RefusalReason::Busy}),
+              HandshakeMessage(Refusal{RefusalReason::Crossed}),
               HandshakeMessage(makeJoin(keys, 7))}) {
             const SealedRecord wire = encodeHandshake(m);
             const HandshakeDecode d = decodeHandshake(wire);

@@ -372,6 +372,43 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(bob.endReason(), EndReason::HungUpByPeer, 10000);
     }
 
+    // Crossing calls (tst_calls callingEachOtherAtOnceMakesOneCall) where the call that goes on,
+    // alice's (the lower address's), has its Hello held back: the other caller hears "crossed"
+    // for its own call first, waits for alice's without ending its own, and answers it when its
+    // Hello comes. A party with a higher address than alice's plays the other caller.
+    void crossingCallsWhereTheCallThatGoesOnIsLate() {
+        Party& alice = party("alice");
+        const char* other = nullptr;
+        for (const char* name : {"bob", "carol"})
+            if (!other && party(name).engine->address() > alice.engine->address())
+                other = name;
+        if (!other) {
+            addParty("dora", partyConfig());
+            waitReachable({"dora"});
+            other = "dora";
+        }
+        for (int tries = 0; party(other).engine->address() < alice.engine->address(); ++tries) {
+            QVERIFY2(tries < 8, "no identity above alice's");
+            dropParty("dora");
+            addParty("dora", partyConfig());
+            waitReachable({"dora"});
+        }
+        Party& yielder = party(other);
+        relay_.plan({HandshakeRelay::Attempt::HelloHeld});
+        alice.engine->dial(yielder.engine->address());
+        yielder.engine->dial(alice.engine->address());
+        QTRY_VERIFY_WITH_TIMEOUT(alice.reached(CallState::Active), kCallTimeout);
+        QTRY_VERIFY_WITH_TIMEOUT(yielder.reached(CallState::Active), kCallTimeout);
+        for (Party* p : {&alice, &yielder}) {
+            QVERIFY2(!p->reached(CallState::Ended), qPrintable(p->name));
+            QVERIFY2(p->refused->isEmpty() && p->incoming->isEmpty(), qPrintable(p->name));
+        }
+        alice.engine->hangUp();
+        QTRY_COMPARE_WITH_TIMEOUT(yielder.endReason(), EndReason::HungUpByPeer, 10000);
+        if (has("dora"))
+            dropParty("dora");
+    }
+
     void aStrangersTwinEndsWithItsRingWhenIdle() {
         twinEndsWithItsRing();
         if (QTest::currentTestFailed())
