@@ -3,6 +3,8 @@
 
 #include "TorLog.h"
 
+#include <sodium.h>
+
 namespace onionvoice::tor {
 
 // Debug output (tor's own log lines among it) is off unless enabled (QT_LOGGING_RULES).
@@ -61,6 +63,15 @@ void TorController::disconnectFromTor() {
 }
 
 bool TorController::send(const QByteArray& command, ReplyHandler handler) {
+    if (commands_ == Commands::Held && state_ != State::Disconnected && !command.contains('\r') &&
+        !command.contains('\n')) {
+        held_.emplace_back(command, std::move(handler));
+        return true;
+    }
+    return sendForAuthentication(command, std::move(handler));
+}
+
+bool TorController::sendForAuthentication(const QByteArray& command, ReplyHandler handler) {
     if (command.contains('\r') || command.contains('\n')) {
         qCWarning(lcTor) << "refused a control command containing a line break";
         return false;
@@ -70,13 +81,31 @@ bool TorController::send(const QByteArray& command, ReplyHandler handler) {
             handler(TorReply::connectionLost(QStringLiteral("not connected to tor")));
         return true;
     }
+    write(command, std::move(handler));
+    return true;
+}
+
+void TorController::holdCommands() {
+    commands_ = Commands::Held;
+}
+
+void TorController::openForCommands() {
+    commands_ = Commands::Sent;
+    std::deque<std::pair<QByteArray, ReplyHandler>> held;
+    held.swap(held_);
+    for (auto& [command, handler] : held) {
+        write(command, std::move(handler));
+        sodium_memzero(command.data(), std::size_t(command.size()));
+    }
+}
+
+void TorController::write(const QByteArray& command, ReplyHandler handler) {
     pending_.push_back(std::move(handler));
     if (pending_.size() == 1)
         armReplyDeadline();
     // Two writes, no concatenated copy: commands can carry keys, and the caller wipes its buffer.
     socket_.write(command);
     socket_.write("\r\n", 2);
-    return true;
 }
 
 void TorController::setMaxLineLength(qsizetype bytes) {
@@ -171,7 +200,14 @@ void TorController::fail(Error error, const QString& message) {
 void TorController::failPending(const QString& why) {
     std::deque<ReplyHandler> pending;
     pending.swap(pending_);
+    std::deque<std::pair<QByteArray, ReplyHandler>> held;
+    held.swap(held_);
     for (ReplyHandler& handler : pending) {
+        if (handler)
+            handler(TorReply::connectionLost(why));
+    }
+    for (auto& [command, handler] : held) {
+        sodium_memzero(command.data(), std::size_t(command.size()));
         if (handler)
             handler(TorReply::connectionLost(why));
     }

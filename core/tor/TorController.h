@@ -49,6 +49,14 @@ public:
     // ConnectionLost reply. A command containing CR or LF is refused (returns false).
     // Command text is never logged: ADD_ONION and AUTHENTICATE lines carry secrets.
     bool send(const QByteArray& command, ReplyHandler handler = {});
+    // Holds commands back (send) until openForCommands: tor answers any command before the
+    // authentication's "514 Authentication required" and closes the connection, and timers of
+    // the engine may send one while a new tor is being connected.
+    void holdCommands();
+    // The authentication's own commands (AUTHCHALLENGE, AUTHENTICATE): sent at once.
+    bool sendForAuthentication(const QByteArray& command, ReplyHandler handler);
+    // Sends the held commands, after the AUTHENTICATE just sent (tor reads them in order).
+    void openForCommands();
 
 signals:
     void stateChanged(onionvoice::tor::TorController::State state);
@@ -62,6 +70,7 @@ private:
     void failPending(const QString& why);
     void armReplyDeadline();
     void onReplyDeadline();
+    void write(const QByteArray& command, ReplyHandler handler);
 
     QTcpSocket socket_;
     State state_ = State::Disconnected;
@@ -69,6 +78,9 @@ private:
     qsizetype maxReplySize_ = kDefaultMaxReplySize;
     ControlReplyParser parser_{kDefaultMaxLineLength, kDefaultMaxReplySize};
     std::deque<ReplyHandler> pending_;
+    enum class Commands { Held, Sent };
+    Commands commands_ = Commands::Sent;
+    std::deque<std::pair<QByteArray, ReplyHandler>> held_; // wiped as they go
     std::chrono::milliseconds replyTimeout_{0};
     QTimer replyDeadline_;
     bool confirmingTimeout_ = false;

@@ -281,6 +281,7 @@ void TorLauncher::pollControlPortFile() {
     if (!QFile::exists(cookieFile()))
         return;
     pollTimer_.stop();
+    controller_.holdCommands();
     controller_.connectToTor(QHostAddress(match.captured(1)), quint16(match.captured(2).toUInt()));
 }
 
@@ -322,7 +323,7 @@ void TorLauncher::onControllerConnected() {
     auto cookie = std::make_shared<QByteArray>(file.read(64));
     auto clientNonce = std::make_shared<QByteArray>(32, '\0');
     randombytes_buf(clientNonce->data(), std::size_t(clientNonce->size()));
-    controller_.send(
+    controller_.sendForAuthentication(
         "AUTHCHALLENGE SAFECOOKIE " + clientNonce->toHex(),
         [this, cookie, clientNonce](const TorReply& reply) {
             const auto done = qScopeGuard([&] { wipe(*cookie); });
@@ -352,7 +353,7 @@ void TorLauncher::onControllerConnected() {
             command.reserve(128);
             command.append("AUTHENTICATE ").append(clientHash.toHex());
             wipe(clientHash);
-            controller_.send(command, [this](const TorReply& r) {
+            controller_.sendForAuthentication(command, [this](const TorReply& r) {
                 if (r.isOk())
                     onAuthenticated();
                 else if (r.kind() != TorReply::Kind::ConnectionLost)
@@ -360,6 +361,7 @@ void TorLauncher::onControllerConnected() {
                         QStringLiteral("tor refused authentication: %1").arg(r.errorMessage()));
             });
             wipe(command);
+            controller_.openForCommands();
             sendStartupCommands();
         });
 }

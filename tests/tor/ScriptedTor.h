@@ -63,6 +63,7 @@ public:
     QByteArray socksListeners = "\"127.0.0.1:9999\"";
     QList<QByteArray> commands;
     QTcpSocket* peer = nullptr;
+    bool authenticated = false; // on the latest connection
     QTcpServer server;
 
     ScriptedTorControl() {
@@ -70,6 +71,7 @@ public:
         qputenv("FAKE_TOR_CONTROL_PORT", QByteArray::number(server.serverPort()));
         connect(&server, &QTcpServer::newConnection, this, [this] {
             peer = server.nextPendingConnection();
+            authenticated = false;
             connect(peer, &QTcpSocket::readyRead, this, [this] {
                 while (peer->canReadLine())
                     answer(peer->readLine().trimmed());
@@ -81,6 +83,14 @@ public:
         commands.append(command);
         if (silent)
             return;
+        // As tor does: anything but the authentication before it is refused, and the
+        // connection closed.
+        if (!authenticated && !command.startsWith("AUTHCHALLENGE") &&
+            !command.startsWith("AUTHENTICATE") && !command.startsWith("PROTOCOLINFO")) {
+            peer->write("514 Authentication required.\r\n");
+            peer->disconnectFromHost();
+            return;
+        }
         if (command.startsWith("AUTHCHALLENGE SAFECOOKIE ")) {
             const QByteArray serverNonce(32, '\x11');
             message = (impostor ? QByteArray(32, 'x') : QByteArray(32, '\0')) +
@@ -96,8 +106,8 @@ public:
                 "AUTHENTICATE " +
                     hmac("Tor safe cookie authentication controller-to-server hash", message)
                         .toHex();
-            peer->write(refuseAuthentication || !cookieOk ? "515 Authentication failed\r\n"
-                                                          : "250 OK\r\n");
+            authenticated = !refuseAuthentication && cookieOk;
+            peer->write(authenticated ? "250 OK\r\n" : "515 Authentication failed\r\n");
         } else if (command == "GETINFO net/listeners/socks") {
             peer->write("250-net/listeners/socks=" + socksListeners + "\r\n250 OK\r\n");
         } else if (command == "GETINFO status/bootstrap-phase") {

@@ -230,6 +230,31 @@ private slots:
         }
     }
 
+    // Fault (a review found it): a command sent while a new tor was being connected (the engine's
+    // timers close circuits and purge state for the old one's calls) went out before the
+    // authentication; tor answered "514 Authentication required" and closed the connection, and
+    // the launcher killed tor as crashed and started another. It waits for the authentication.
+    void aCommandBeforeTheAuthenticationWaitsForIt() {
+        QTemporaryDir dir;
+        ScriptedTorControl control;
+        TorLauncher launcher(scriptedTorConfig(dir, std::chrono::milliseconds(10)));
+        QSignalSpy restarts(&launcher, &TorLauncher::restarting);
+        std::optional<TorReply> answered;
+        connect(launcher.controller(), &TorController::stateChanged, &launcher,
+                [&](TorController::State state) {
+                    if (state == TorController::State::Connecting)
+                        launcher.controller()->send("GETINFO circuit-status",
+                                                    [&](const TorReply& r) { answered = r; });
+                });
+        launcher.start();
+        QTRY_COMPARE(launcher.state(), TorLauncher::State::Bootstrapping);
+        QTRY_VERIFY(answered.has_value());
+        QVERIFY(answered->isOk());
+        QVERIFY(restarts.isEmpty());
+        QVERIFY(control.commands.at(0).startsWith("AUTHCHALLENGE"));
+        launcher.stop();
+    }
+
     void garbageOnTheControlPortRestartsTor() {
         QTemporaryDir dir;
         ScriptedTorControl control;
