@@ -4,10 +4,6 @@
 #include "contacts/ContactUri.h"
 #include "tor/ClientAuthKey.h"
 
-#include <QLoggingCategory>
-
-Q_LOGGING_CATEGORY(lcUiEngine, "onionvoice.ui.engine")
-
 namespace onionvoice::ui {
 EngineHost::EngineHost(QObject* parent)
     : QObject(parent)

@@ -112,11 +112,13 @@ void TorStatusPanel::setTorState(State state, int percent, const QString& summar
         break;
     }
     const bool connecting = state == State::Starting || state == State::Bootstrapping;
-    if (connecting && !slowTimer_.isActive() && !slow_)
+    if (connecting && slowHint_ == SlowHint::Off) {
+        slowHint_ = SlowHint::Pending;
         slowTimer_.start();
+    }
     if (!connecting) {
         slowTimer_.stop();
-        slow_ = false;
+        slowHint_ = SlowHint::Off;
     }
     // A failed tor is not on its way: no progress bar held at its last value.
     progress_->setVisible(state != State::Ready && state != State::Failed);
@@ -173,7 +175,7 @@ QList<QWidget*> TorStatusPanel::tabStops() const {
 }
 
 void TorStatusPanel::showSlowHint() {
-    slow_ = true;
+    slowHint_ = SlowHint::Shown;
     refreshHint();
 }
 
@@ -181,7 +183,7 @@ void TorStatusPanel::refreshHint() {
     QString text;
     if (!failure_.isEmpty())
         text = tr("Tor could not start or connect: %1").arg(failure_);
-    else if (slow_)
+    else if (slowHint_ == SlowHint::Shown)
         text = tr("Connecting is taking longer than it should. This network may be offline or "
                   "block Tor. Check the connection, look at tor's messages, or try bridges.");
     // Not trouble for the user to act on: the app is already starting tor again.

@@ -53,7 +53,10 @@ private:
     QPushButton* showLog_;
     QPlainTextEdit* log_;
     QTimer slowTimer_;
-    bool slow_ = false;
+    // The "taking longer than it should" hint: none while tor is not connecting, its timer
+    // running, then shown until tor connects or stops.
+    enum class SlowHint { Off, Pending, Shown };
+    SlowHint slowHint_ = SlowHint::Off;
     QString failure_;
     QString restartReason_;
     tor::TorLauncher::State state_ = tor::TorLauncher::State::NotStarted;

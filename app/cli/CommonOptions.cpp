@@ -6,7 +6,6 @@
 #include "multipath/SchedulingPolicy.h"
 
 #include <QDir>
-#include <QFile>
 #include <QFileInfo>
 #include <QStandardPaths>
 #include <QTextStream>

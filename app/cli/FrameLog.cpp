@@ -1,10 +1,14 @@
 // Frame timestamps for end-to-end measurement (see FrameLog.h).
 #include "FrameLog.h"
 
+#include "tor/PrivateFile.h"
+
 #include <QLoggingCategory>
-#include <QSaveFile>
 
 namespace onionvoice::cli {
+namespace {
+Q_LOGGING_CATEGORY(lcFrameLog, "onionvoice.cli.framelog")
+}
 
 FrameLog::FrameLog(QString path)
     : path_(std::move(path)) {
@@ -15,7 +19,7 @@ FrameLog::FrameLog(QString path)
 FrameLog::~FrameLog() {
     QString error;
     if (!save(&error))
-        qWarning("frame log not written: %s", qPrintable(error));
+        qCWarning(lcFrameLog).noquote() << "frame log not written:" << error;
 }
 
 // steady_clock is CLOCK_MONOTONIC on Linux: one clock for every process of the host.
@@ -44,13 +48,8 @@ void FrameLog::frameArrived(std::uint32_t sequence, std::uint8_t slot) {
 bool FrameLog::save(QString* error) {
     if (path_.isEmpty())
         return true;
-    QSaveFile file(path_);
-    if (!file.open(QIODevice::WriteOnly) ||
-        !file.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner) ||
-        file.write(lines_) != lines_.size() || !file.commit()) {
-        *error = QStringLiteral("%1: %2").arg(path_, file.errorString());
+    if (!tor::writePrivateFile(path_, lines_, error))
         return false;
-    }
     path_.clear(); // written once
     return true;
 }

@@ -38,7 +38,7 @@ std::unique_ptr<ImpairRelay> ImpairRelay::start(const QString& tracePath, int sl
             // behind the engine or a compiler. A higher priority needs CAP_SYS_NICE; without it
             // the relay runs as it is (its lateness is in `stats` either way).
             if (setpriority(PRIO_PROCESS, id_t(gettid()), kRelayNice) != 0)
-                qWarning("impairment relay: running at normal priority (no CAP_SYS_NICE)");
+                qCWarning(lcImpair) << "running at normal priority (no CAP_SYS_NICE)";
             ok = relay->impairer_->listen(error) && relay->control_->listen(controlPath, error);
             relay->ports_ = relay->impairer_->ports();
         },

@@ -14,6 +14,7 @@
 #include "sim/LinkTrace.h"
 
 #include <QJsonObject>
+#include <QLoggingCategory>
 #include <QMutex>
 #include <QObject>
 #include <QTimer>
@@ -25,6 +26,8 @@
 
 class QTcpServer;
 class QTcpSocket;
+
+Q_DECLARE_LOGGING_CATEGORY(lcImpair) // the relay's, defined in LinkImpairer.cpp
 
 namespace onionvoice::cli {
 

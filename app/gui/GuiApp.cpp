@@ -16,6 +16,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QLoggingCategory>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QStatusBar>
@@ -23,6 +24,8 @@
 
 namespace onionvoice::gui {
 namespace {
+
+Q_LOGGING_CATEGORY(lcGuiApp, "onionvoice.gui")
 
 QString findExecutable(const QStringList& names) {
     // A bundle's transports sit next to the executable, like its tor.
@@ -337,7 +340,7 @@ void GuiApp::addStartupContacts() {
         else if (input.verdict == ui::ContactInput::Verdict::NewAccessKey)
             host_.setContactAccessKey(input.contact.address, input.contact.outboundAuthPrivateKey);
         else if (input.verdict != ui::ContactInput::Verdict::AlreadyContact)
-            qWarning("contact link refused: %s", qPrintable(input.reason));
+            qCWarning(lcGuiApp).noquote() << "contact link refused:" << input.reason;
     }
 }
 

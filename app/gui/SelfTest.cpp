@@ -8,7 +8,6 @@
 
 #include <QGuiApplication>
 #include <QJsonArray>
-#include <QLibraryInfo>
 #include <QProcess>
 
 namespace onionvoice::gui {

@@ -3,6 +3,7 @@
 // CallEngineIncoming.cpp, and the slots and records of a call live in its CallSession.
 #include "CallEngine.h"
 
+#include "CallLog.h"
 #include "CallStatisticsSnapshot.h"
 #include "OutgoingDial.h"
 #include "tor/ClientAuthKey.h"
@@ -10,11 +11,9 @@
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QDir>
-#include <QLoggingCategory>
 #include <algorithm>
 #include <thread>
 
-// Never an address or a key in the log; debug output is off unless enabled (QT_LOGGING_RULES).
 Q_LOGGING_CATEGORY(lcCall, "onionvoice.call", QtInfoMsg)
 
 namespace onionvoice::call {

@@ -1,10 +1,7 @@
 // The call engine's incoming side: which Hello may ring and what every other caller hears, the
 // ring itself and its twins, and the links that join an incoming call.
 #include "CallEngine.h"
-
-#include <QLoggingCategory>
-
-Q_DECLARE_LOGGING_CATEGORY(lcCall)
+#include "CallLog.h"
 
 namespace onionvoice::call {
 

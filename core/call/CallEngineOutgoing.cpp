@@ -2,16 +2,14 @@
 // pool as they come up or fail (and when that calls for purging tor's state for the peer), and
 // the callee's answer.
 #include "CallEngine.h"
+#include "CallLog.h"
 #include "OutgoingDial.h"
 #include "tor/OnionAddress.h"
 
 #include <QCoreApplication>
-#include <QLoggingCategory>
 #include <QPointer>
 #include <QTimer>
 #include <algorithm>
-
-Q_DECLARE_LOGGING_CATEGORY(lcCall)
 
 namespace onionvoice::call {
 

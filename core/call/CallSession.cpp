@@ -1,9 +1,7 @@
 // One call's slots and its record path.
 #include "CallSession.h"
 
-#include <QLoggingCategory>
-
-Q_DECLARE_LOGGING_CATEGORY(lcCall)
+#include "CallLog.h"
 
 namespace onionvoice::call {
 namespace {

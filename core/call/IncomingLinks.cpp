@@ -2,13 +2,11 @@
 // decoy rings.
 #include "IncomingLinks.h"
 
+#include "CallLog.h"
 #include "CallSession.h"
 
-#include <QLoggingCategory>
 #include <QSet>
 #include <QTimer>
-
-Q_DECLARE_LOGGING_CATEGORY(lcCall)
 
 namespace onionvoice::call {
 IncomingLinks::IncomingLinks(IncomingLimits limits, RefusalCounters& counters, QObject* parent)

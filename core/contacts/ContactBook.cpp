@@ -5,7 +5,6 @@
 #include "tor/PrivateFile.h"
 
 #include <QCoreApplication>
-#include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>

@@ -154,11 +154,12 @@ bool readWavFile(const QString& path, WavAudio* out, QString* error) {
 
 std::unique_ptr<WavWriter> WavWriter::open(const QString& path, int sampleRate, QString* error) {
     auto file = std::make_unique<QSaveFile>(path);
-    if (!file->open(QIODevice::WriteOnly)) {
+    // A call's recording: private, or not written at all.
+    if (!file->open(QIODevice::WriteOnly) ||
+        !file->setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner)) {
         *error = QStringLiteral("cannot write %1: %2").arg(path, file->errorString());
         return nullptr;
     }
-    file->setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner);
     std::unique_ptr<WavWriter> writer(new WavWriter(std::move(file), sampleRate));
     if (!writer->writeHeader()) {
         *error = QStringLiteral("cannot write %1: %2").arg(path, writer->m_file->errorString());

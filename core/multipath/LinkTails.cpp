@@ -55,11 +55,10 @@ void LinkTails::observe(Time now, LinkId link, Millis delay) {
         l.lastSpike = now;
     else
         l.usualMs = l.usualMs < 0 ? ms : l.usualMs + kUsualWeight * (ms - l.usualMs);
-    if (spiking && !l.spiking)
+    if (spiking && !l.spikeStart)
         l.spikeStart = now;
     else if (!spiking)
         l.spikeStart.reset();
-    l.spiking = spiking;
 }
 
 void LinkTails::updatePairs(Time now) {
@@ -72,7 +71,7 @@ void LinkTails::updatePairs(Time now) {
         for (std::size_t j = i + 1; j < kMaxLinks; ++j) {
             if (!fresh[j])
                 continue;
-            const bool a = links_[i].spiking, b = links_[j].spiking;
+            const bool a = links_[i].spikeStart.has_value(), b = links_[j].spikeStart.has_value();
             both_[i][j] = both_[i][j] * settings_.pairMemory + (a && b ? 1 : 0);
             either_[i][j] = either_[i][j] * settings_.pairMemory + (a || b ? 1 : 0);
         }
@@ -107,7 +106,7 @@ Millis LinkTails::tailWithPartners(Time now, LinkId link, std::span<const LinkId
     if (link >= kMaxLinks || heardWithin(links_[link], now, settings_.fresh))
         return judged;
     for (LinkId partner : links) {
-        if (partner == link || partner >= kMaxLinks || !links_[partner].spiking)
+        if (partner == link || partner >= kMaxLinks || !links_[partner].spikeStart)
             continue;
         if (const double together = coSpiking(link, partner); together >= evidence)
             judged = std::max(judged,

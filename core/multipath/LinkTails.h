@@ -75,8 +75,7 @@ private:
         Time lastHeard{}; // when the newest delay was first known
         double baselineMs = -1;
         double usualMs = -1;
-        bool spiking = false;
-        std::optional<Time> spikeStart;
+        std::optional<Time> spikeStart; // set while the link spikes
         std::optional<Time> lastSpike;
     };
     // Whether anything new was known of the link within `age` (a delay known again is not new).

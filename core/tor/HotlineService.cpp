@@ -2,7 +2,7 @@
 #include "HotlineService.h"
 
 #include "PrivateFile.h"
-#include "TorLog.h"
+#include "SecretBytes.h"
 
 #include <QDir>
 #include <sodium.h>
@@ -40,7 +40,7 @@ bool HotlineService::writeServiceDirectory(const QString& dir, const OnionIdenti
     QByteArray secret = keyFileHeader("== ed25519v1-secret: type0 ==");
     secret.append(reinterpret_cast<const char*>(expanded.data()), int(expanded.size()));
     const bool ok = writePrivateFile(dir + QStringLiteral("/hs_ed25519_secret_key"), secret, error);
-    sodium_memzero(secret.data(), size_t(secret.size()));
+    wipe(secret);
     if (!ok)
         return false;
     QByteArray publicKey = keyFileHeader("== ed25519v1-public: type0 ==");

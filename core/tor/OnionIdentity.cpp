@@ -3,6 +3,7 @@
 
 #include "OnionAddress.h"
 #include "PrivateFile.h"
+#include "SecretBytes.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
@@ -111,7 +112,7 @@ std::optional<OnionIdentity> OnionIdentity::load(const QString& path, QString* e
             reinterpret_cast<const std::uint8_t*>(content.constData()) + kFileMagic.size();
         identity = fromSeed(std::span<const std::uint8_t, kSeedSize>(seed, kSeedSize));
     }
-    sodium_memzero(content.data(), size_t(content.size()));
+    wipe(content);
     return identity;
 }
 

@@ -3,6 +3,7 @@
 #include "OnionService.h"
 
 #include "ClientAuthKey.h"
+#include "SecretBytes.h"
 #include "TorLog.h"
 
 #include <QPointer>
@@ -127,7 +128,7 @@ void OnionService::publish() {
         if (state_ == State::Publishing)
             setState(State::Published);
     });
-    sodium_memzero(command.data(), size_t(command.size()));
+    wipe(command);
 }
 
 void OnionService::removeFromTor(TorController* controller) {
@@ -144,7 +145,7 @@ void addClientAuthorization(TorController* controller, const QString& onionAddre
     command.append("ONION_CLIENT_AUTH_ADD ").append(onionAddress.toLatin1()).append(' ');
     key.appendPrivateKeyArgument(command);
     controller->send(command, std::move(handler));
-    sodium_memzero(command.data(), size_t(command.size()));
+    wipe(command);
 }
 
 } // namespace onionvoice::tor

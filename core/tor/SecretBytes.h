@@ -44,6 +44,11 @@ private:
     std::uint8_t* bytes_ = nullptr;
 };
 
+// Wipes a secret held in ordinary memory (a command line with a key, a cookie) before it is freed.
+inline void wipe(QByteArray& secret) {
+    sodium_memzero(secret.data(), std::size_t(secret.size()));
+}
+
 // Appends the base64 of a secret to `out` without a temporary copy outside locked memory. `out`
 // should have its capacity reserved, so the append does not leave a reallocated copy behind.
 inline void appendSecretBase64(QByteArray& out, std::span<const std::uint8_t> secret) {

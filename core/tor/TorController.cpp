@@ -1,9 +1,8 @@
 // Control-port line protocol: framing, reply assembly and event dispatch.
 #include "TorController.h"
 
+#include "SecretBytes.h"
 #include "TorLog.h"
-
-#include <sodium.h>
 
 namespace onionvoice::tor {
 
@@ -95,7 +94,7 @@ void TorController::openForCommands() {
     held.swap(held_);
     for (auto& [command, handler] : held) {
         write(command, std::move(handler));
-        sodium_memzero(command.data(), std::size_t(command.size()));
+        wipe(command);
     }
 }
 
@@ -124,7 +123,7 @@ void TorController::setReplyTimeout(std::chrono::milliseconds timeout) {
 }
 
 void TorController::armReplyDeadline() {
-    confirmingTimeout_ = false;
+    silence_ = Silence::Waiting;
     if (replyTimeout_ <= std::chrono::milliseconds::zero() || pending_.empty() ||
         state_ == State::Disconnected) {
         replyDeadline_.stop();
@@ -140,8 +139,8 @@ void TorController::armReplyDeadline() {
 void TorController::onReplyDeadline() {
     if (pending_.empty())
         return;
-    if (!confirmingTimeout_) {
-        confirmingTimeout_ = true;
+    if (silence_ == Silence::Waiting) {
+        silence_ = Silence::Confirming;
         replyDeadline_.start(kConfirmTimeout);
         return;
     }
@@ -207,7 +206,7 @@ void TorController::failPending(const QString& why) {
             handler(TorReply::connectionLost(why));
     }
     for (auto& [command, handler] : held) {
-        sodium_memzero(command.data(), std::size_t(command.size()));
+        wipe(command);
         if (handler)
             handler(TorReply::connectionLost(why));
     }

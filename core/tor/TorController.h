@@ -83,7 +83,9 @@ private:
     std::deque<std::pair<QByteArray, ReplyHandler>> held_; // wiped as they go
     std::chrono::milliseconds replyTimeout_{0};
     QTimer replyDeadline_;
-    bool confirmingTimeout_ = false;
+    // A silence past the reply timeout is confirmed over one more second (onReplyDeadline).
+    enum class Silence { Waiting, Confirming };
+    Silence silence_ = Silence::Waiting;
 };
 
 } // namespace onionvoice::tor

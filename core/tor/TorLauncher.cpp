@@ -4,6 +4,7 @@
 
 #include "BundledTor.h"
 #include "PrivateFile.h"
+#include "SecretBytes.h"
 #include "TorLog.h"
 
 #include <QCoreApplication>
@@ -301,10 +302,6 @@ QByteArray safeCookieHash(const char* key, const QByteArray& cookie, const QByte
     crypto_auth_hmacsha256_final(&state, reinterpret_cast<unsigned char*>(mac.data()));
     sodium_memzero(&state, sizeof state);
     return mac;
-}
-
-void wipe(QByteArray& secret) {
-    sodium_memzero(secret.data(), std::size_t(secret.size()));
 }
 
 } // namespace
