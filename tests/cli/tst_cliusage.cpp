@@ -240,34 +240,6 @@ private slots:
                  qPrintable(r.errors));
     }
 
-    // Fault (a review found it): with a tor that never connects (no network, a censored one, a
-    // wrong clock) `call` and `serve` waited without end, printing "tor: 0% Starting"; exit code
-    // 5 never came, and --dial-timeout did not apply (no dial starts before tor is ready).
-    // DisableNetwork keeps a real tor at 0 %.
-    void aTorThatNeverConnectsIsGivenUp_data() {
-        QTest::addColumn<QString>("command");
-        QTest::newRow("call") << QStringLiteral("call");
-        QTest::newRow("serve") << QStringLiteral("serve");
-    }
-    void aTorThatNeverConnectsIsGivenUp() {
-        QFETCH(QString, command);
-        QTemporaryDir network;
-        QFile torrc(network.filePath("client.torrc"));
-        QVERIFY(torrc.open(QIODevice::WriteOnly));
-        torrc.write("DisableNetwork 1\n");
-        torrc.close();
-        QStringList arguments{command};
-        if (command == QLatin1String("call"))
-            arguments << otherAddress();
-        arguments << QStringList{"--testnet", network.path(), "--bootstrap-timeout", "3",
-                                 "--data-dir", data_.filePath("offline-" + command)};
-        const Run r = cli(arguments);
-        QCOMPARE(r.exitCode, 5);
-        QVERIFY2(r.errors.contains("did not connect to the Tor network within 3 s") &&
-                     r.errors.contains("0%"),
-                 qPrintable(r.errors));
-    }
-
     // Fault: without --data-dir the CLI used its own directory (QStandardPaths under the name
     // onionvoice-cli: ~/.local/share/onionvoice-cli), the desktop app another
     // (~/.local/share/OnionVoice/OnionVoice): `onionvoice-cli id` showed another identity than the
@@ -514,37 +486,6 @@ private slots:
         QCOMPARE(QFileInfo(shared).permissions() &
                      ~(QFileDevice::ReadUser | QFileDevice::WriteUser | QFileDevice::ExeUser),
                  open);
-    }
-#endif
-
-#ifdef ONIONVOICE_GUI
-    // Fault (a review found it): the app had no handler for SIGTERM or SIGINT. A logout or a
-    // shutdown killed it outright: no hang-up reached the peer (its call ended "connection
-    // lost"), and the instance lock and socket stayed behind. Now it stops as Quit does.
-    void theAppStopsInOrderOnSigterm() {
-        QTemporaryDir dir;
-        const QString data = dir.filePath("data");
-        QVERIFY(QDir().mkpath(data));
-        {
-            QFile settings(data + "/settings.ini");
-            QVERIFY(settings.open(QIODevice::WriteOnly));
-            settings.write("[tor]\npath=" + waitingTor(dir).toUtf8() + "\n");
-        }
-        QProcess app;
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert("QT_QPA_PLATFORM", "offscreen");
-        app.setProcessEnvironment(env);
-        app.start(QStringLiteral(ONIONVOICE_GUI), {"--data-dir", data});
-        QVERIFY(app.waitForStarted());
-        // Running, its tor started (the torrc is written just before).
-        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(data + "/tor/torrc"), 20000);
-        QCOMPARE(app.state(), QProcess::Running);
-        QVERIFY(QFile::exists(data + "/instance.lock"));
-        ::kill(pid_t(app.processId()), SIGTERM);
-        QVERIFY(app.waitForFinished(20000));
-        QCOMPARE(app.exitStatus(), QProcess::NormalExit);
-        QCOMPARE(app.exitCode(), 0);
-        QVERIFY(!QFile::exists(data + "/instance.lock"));
     }
 #endif
 

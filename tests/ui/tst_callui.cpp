@@ -353,24 +353,6 @@ private slots:
                      qPrintable(hint->text()));
     }
 
-    // Fault (a review found it): dialling one's own address (onionvoice-cli call takes any)
-    // rang our own service as a stranger's call: "Ringing" for 30 s, then "no answer".
-    void dialingTheOwnAddressIsRefusedAtOnce() {
-        QTemporaryDir data;
-        ui::EngineHost host;
-        call::EngineConfig own = config();
-        own.dataDirectory = data.path();
-        QSignalSpy errors(&host, &ui::EngineHost::errorOccurred);
-        QSignalSpy states(&host, &ui::EngineHost::callStateChanged);
-        host.start(own);
-        QTRY_VERIFY(!host.address().isEmpty());
-        host.dial(host.address());
-        QTRY_VERIFY(!errors.isEmpty());
-        QVERIFY2(errors.last().at(0).toString().contains(QStringLiteral("your own ID")),
-                 qPrintable(errors.last().at(0).toString()));
-        QVERIFY(states.isEmpty());
-    }
-
     // A tor that died or hung is started again by the launcher: the panel said "Starting tor…" as
     // at launch, and a user whose call had just broken learnt nothing of why. The reason stays
     // until tor is connected again, with no Retry (the app is already retrying).

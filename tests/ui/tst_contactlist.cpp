@@ -1,17 +1,20 @@
 // The contact list for a user with a keyboard and a search field, offscreen and without a network:
 // the keyboard's way into the list selects the contact it lands on and Enter calls it, a contact
 // the search hides is no longer the one the buttons act on, Call says why it is greyed out, and
-// removing a contact asks by name, says that its block goes too, and a reflex Enter keeps it.
+// removing a contact asks by name, says that its block goes too, and a reflex Enter keeps it; one's
+// own ID is not called.
 #include "../contacts/ContactTestData.h"
 #include "OffscreenTestMain.h"
 #include "WidgetLookup.h"
 #include "ui/ContactListPanel.h"
+#include "ui/EngineHost.h"
 
 #include <QApplication>
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
 #include <QTreeWidget>
@@ -129,6 +132,25 @@ private slots:
         QVERIFY2(text.contains(QStringLiteral("Spammer")), qPrintable(text));
         QVERIFY2(text.contains(QStringLiteral("block"), Qt::CaseInsensitive), qPrintable(text));
         QCOMPARE(removals.count(), 0);
+    }
+
+    // Fault (a review found it): dialling one's own address (onionvoice-cli call takes any)
+    // rang our own service as a stranger's call: "Ringing" for 30 s, then "no answer".
+    void dialingTheOwnAddressIsRefusedAtOnce() {
+        QTemporaryDir data;
+        ui::EngineHost host;
+        call::EngineConfig own;
+        own.dataDirectory = data.path();
+        own.torExecutable = QStringLiteral("/bin/false"); // no network needed
+        QSignalSpy errors(&host, &ui::EngineHost::errorOccurred);
+        QSignalSpy states(&host, &ui::EngineHost::callStateChanged);
+        host.start(own);
+        QTRY_VERIFY(!host.address().isEmpty());
+        host.dial(host.address());
+        QTRY_VERIFY(!errors.isEmpty());
+        QVERIFY2(errors.last().at(0).toString().contains(QStringLiteral("your own ID")),
+                 qPrintable(errors.last().at(0).toString()));
+        QVERIFY(states.isEmpty());
     }
 };
 

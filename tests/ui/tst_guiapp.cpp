@@ -19,8 +19,8 @@
 #include "ui/Translation.h"
 
 #include <QApplication>
-#include <QComboBox>
 #include <QCheckBox>
+#include <QComboBox>
 #include <QDir>
 #include <QFile>
 #include <QMessageBox>

@@ -1,14 +1,17 @@
 // The desktop app's settings file (GuiApp, offscreen, no network or sound devices): a save that
 // fails is said, a file that cannot be read whole starts no tor, a garbled choice of who may call
-// refuses, and the bridges reach tor's configuration with their transport's plugin.
+// refuses, the bridges reach tor's configuration with their transport's plugin, and a saved device
+// that is unplugged stays the choice.
 #include "../cli/StandInTor.h"
 #include "GuiApp.h"
 #include "OffscreenTestMain.h"
 #include "SettingsDriving.h"
 #include "ui/MainWindow.h"
+#include "ui/SettingsDialog.h"
 #include "ui/TorStatusPanel.h"
 
 #include <QCheckBox>
+#include <QComboBox>
 #include <QDir>
 #include <QFile>
 #include <QLabel>
@@ -175,6 +178,22 @@ private slots:
         };
         QVERIFY2(has(QStringLiteral("ClientTransportPlugin"), plugin), qPrintable(lines.join('|')));
         QVERIFY2(has(QStringLiteral("Bridge "), bridge), qPrintable(lines.join('|')));
+    }
+
+    // Fault (a review found it): a saved headset that is unplugged showed as "System default",
+    // and OK (for any other change) replaced the choice with it.
+    void anUnpluggedDeviceStaysChosen() {
+        ui::SettingsEnvironment environment;
+        environment.inputDevices = {"Mic A"};
+        ui::AppSettings saved;
+        saved.inputDevice = "USB Headset";
+        ui::SettingsDialog dialog(saved, environment);
+        auto* input = dialog.findChild<QComboBox*>("inputDeviceCombo");
+        QVERIFY(input);
+        QVERIFY2(input->currentText().contains(QStringLiteral("USB Headset")) &&
+                     input->currentText().contains(QStringLiteral("not connected")),
+                 qPrintable(input->currentText()));
+        QCOMPARE(dialog.settings().inputDevice, QStringLiteral("USB Headset"));
     }
 };
 

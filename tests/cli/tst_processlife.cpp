@@ -1,0 +1,101 @@
+// How onionvoice-cli and the desktop app end on their own: a tor that never connects is given up
+// with exit code 5 (a real tor kept offline by DisableNetwork), and SIGTERM stops the app as its
+// Quit does. No network needed.
+#include "StandInTor.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QProcessEnvironment>
+#include <QTemporaryDir>
+#include <QTest>
+#include <csignal>
+
+class ProcessLifeTest : public QObject {
+    Q_OBJECT
+private:
+    // A valid address: another data directory's identity.
+    static QString otherAddress() {
+        static QTemporaryDir other;
+        QProcess id;
+        id.start(QStringLiteral(ONIONVOICE_CLI), {"id", "--data-dir", other.path(), "--json"});
+        id.waitForFinished(30000);
+        return QJsonDocument::fromJson(id.readAllStandardOutput())
+            .object()
+            .value("address")
+            .toString();
+    }
+
+private slots:
+    // Fault (a review found it): with a tor that never connects (no network, a censored one, a
+    // wrong clock) `call` and `serve` waited without end, printing "tor: 0% Starting"; exit code
+    // 5 never came, and --dial-timeout did not apply (no dial starts before tor is ready).
+    // DisableNetwork keeps a real tor at 0 %.
+    void aTorThatNeverConnectsIsGivenUp_data() {
+        QTest::addColumn<QString>("command");
+        QTest::newRow("call") << QStringLiteral("call");
+        QTest::newRow("serve") << QStringLiteral("serve");
+    }
+    void aTorThatNeverConnectsIsGivenUp() {
+        QFETCH(QString, command);
+        QTemporaryDir network;
+        QFile torrc(network.filePath("client.torrc"));
+        QVERIFY(torrc.open(QIODevice::WriteOnly));
+        torrc.write("DisableNetwork 1\n");
+        torrc.close();
+        QStringList arguments{command};
+        if (command == QLatin1String("call"))
+            arguments << otherAddress();
+        QTemporaryDir data;
+        arguments << QStringList{"--testnet", network.path(), "--bootstrap-timeout",
+                                 "3",         "--data-dir",   data.filePath("data")};
+        QProcess cli;
+        cli.start(QStringLiteral(ONIONVOICE_CLI), arguments);
+        if (!cli.waitForFinished(30000)) {
+            cli.kill();
+            cli.waitForFinished();
+            QFAIL("still waiting after 30 s");
+        }
+        const QString errors = QString::fromUtf8(cli.readAllStandardError());
+        QCOMPARE(cli.exitCode(), 5);
+        QVERIFY2(errors.contains("did not connect to the Tor network within 3 s") &&
+                     errors.contains("0%"),
+                 qPrintable(errors));
+    }
+
+#ifdef ONIONVOICE_GUI
+    // Fault (a review found it): the app had no handler for SIGTERM or SIGINT. A logout or a
+    // shutdown killed it outright: no hang-up reached the peer (its call ended "connection
+    // lost"), and the instance lock and socket stayed behind. Now it stops as Quit does.
+    void theAppStopsInOrderOnSigterm() {
+        QTemporaryDir dir;
+        const QString data = dir.filePath("data");
+        QVERIFY(QDir().mkpath(data));
+        {
+            QFile settings(data + "/settings.ini");
+            QVERIFY(settings.open(QIODevice::WriteOnly));
+            settings.write("[tor]\npath=" + waitingTor(dir).toUtf8() + "\n");
+        }
+        QProcess app;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert("QT_QPA_PLATFORM", "offscreen");
+        app.setProcessEnvironment(env);
+        app.start(QStringLiteral(ONIONVOICE_GUI), {"--data-dir", data});
+        QVERIFY(app.waitForStarted());
+        // Running, its tor started (the torrc is written just before).
+        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(data + "/tor/torrc"), 20000);
+        QCOMPARE(app.state(), QProcess::Running);
+        QVERIFY(QFile::exists(data + "/instance.lock"));
+        ::kill(pid_t(app.processId()), SIGTERM);
+        QVERIFY(app.waitForFinished(20000));
+        QCOMPARE(app.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(app.exitCode(), 0);
+        QVERIFY(!QFile::exists(data + "/instance.lock"));
+    }
+#endif
+};
+
+QTEST_GUILESS_MAIN(ProcessLifeTest)
+#include "tst_processlife.moc"
