@@ -7,7 +7,7 @@
 namespace onionvoice::ui {
 EngineHost::EngineHost(QObject* parent)
     : QObject(parent)
-    , worker_(new QObject) {
+    , worker_(std::make_unique<QObject>()) {
     qRegisterMetaType<call::CallStatistics>();
     thread_.setObjectName(QStringLiteral("engine"));
     worker_->moveToThread(&thread_);
@@ -18,7 +18,7 @@ EngineHost::~EngineHost() {
     stop();
     thread_.quit();
     thread_.wait();
-    delete worker_;
+    worker_.reset(); // after the thread: nothing queued on it runs any more
 }
 
 void EngineHost::setPhase(Phase phase, const QString& reason) {
@@ -32,23 +32,26 @@ void EngineHost::start(call::EngineConfig config) {
     callState_ = call::CallState::Idle;
     const quint64 generation = ++generation_;
     setPhase(Phase::Starting);
-    QMetaObject::invokeMethod(worker_, [this, generation, config = std::move(config)]() mutable {
+    QMetaObject::invokeMethod(worker_.get(), [this, generation,
+                                              config = std::move(config)]() mutable {
         disposeEngine();
-        engine_ = new call::CallEngine(std::move(config));
-        relay(engine_, &call::CallEngine::torStateChanged, generation,
+        engine_ = std::make_unique<call::CallEngine>(std::move(config));
+        relay(engine_.get(), &call::CallEngine::torStateChanged, generation,
               &EngineHost::torStateChanged);
-        relay(engine_, &call::CallEngine::serviceStateChanged, generation,
+        relay(engine_.get(), &call::CallEngine::serviceStateChanged, generation,
               &EngineHost::serviceStateChanged);
-        relay(engine_, &call::CallEngine::callStateChanged, generation,
+        relay(engine_.get(), &call::CallEngine::callStateChanged, generation,
               [this](call::CallState s, const QString& p, call::EndReason r) {
                   callState_ = s == call::CallState::Ended ? call::CallState::Idle : s;
                   emit callStateChanged(s, p, r);
               });
-        relay(engine_, &call::CallEngine::incomingCall, generation, &EngineHost::incomingCall);
-        relay(engine_, &call::CallEngine::callRefused, generation, &EngineHost::callRefused);
-        relay(engine_, &call::CallEngine::statisticsChanged, generation,
+        relay(engine_.get(), &call::CallEngine::incomingCall, generation,
+              &EngineHost::incomingCall);
+        relay(engine_.get(), &call::CallEngine::callRefused, generation, &EngineHost::callRefused);
+        relay(engine_.get(), &call::CallEngine::statisticsChanged, generation,
               &EngineHost::statisticsChanged);
-        relay(engine_, &call::CallEngine::errorOccurred, generation, &EngineHost::errorOccurred);
+        relay(engine_.get(), &call::CallEngine::errorOccurred, generation,
+              &EngineHost::errorOccurred);
         QString error;
         const bool ok = engine_->start(&error);
         if (ok) {
@@ -94,7 +97,7 @@ void EngineHost::stop() {
     if (phase_ == Phase::Stopped)
         return;
     QMetaObject::invokeMethod(
-        worker_, [this] { disposeEngine(); }, Qt::BlockingQueuedConnection);
+        worker_.get(), [this] { disposeEngine(); }, Qt::BlockingQueuedConnection);
     callState_ = call::CallState::Idle;
     address_.clear();
     setPhase(Phase::Stopped);
@@ -109,8 +112,7 @@ void EngineHost::disposeEngine() {
     // the engine says while it is deleted may pass for the next engine's news.
     engine_->stop();
     engine_->disconnect(this);
-    delete engine_;
-    engine_ = nullptr;
+    engine_.reset();
 }
 
 std::optional<contacts::Contact> EngineHost::contact(const QString& address) const {
@@ -121,7 +123,7 @@ std::optional<contacts::Contact> EngineHost::contact(const QString& address) con
 }
 
 void EngineHost::onEngine(std::function<void(call::CallEngine&)> work) {
-    QMetaObject::invokeMethod(worker_, [this, work = std::move(work)] {
+    QMetaObject::invokeMethod(worker_.get(), [this, work = std::move(work)] {
         if (engine_)
             work(*engine_);
     });

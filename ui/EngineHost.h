@@ -9,6 +9,7 @@
 #include <QObject>
 #include <QThread>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <type_traits>
 
@@ -109,9 +110,9 @@ private:
     }
 
     QThread thread_;
-    QObject* worker_;                    // lives on the engine thread: the context of queued work
-    quint64 generation_ = 0;             // engines started so far; read on the GUI thread only
-    call::CallEngine* engine_ = nullptr; // touched on the engine thread only
+    std::unique_ptr<QObject> worker_; // lives on the engine thread: the context of queued work
+    quint64 generation_ = 0;          // engines started so far; read on the GUI thread only
+    std::unique_ptr<call::CallEngine> engine_; // made and deleted on the engine thread only
     Phase phase_ = Phase::Stopped;
     QString address_;
     call::CallState callState_ = call::CallState::Idle;

@@ -135,17 +135,14 @@ MainWindow::MainWindow(EngineHost* host, QWidget* parent)
 
 MainWindow::~MainWindow() {
     ring(false);
-    // Not our children (see showCallWindow): deleted here.
-    delete incoming_;
-    delete callWindow_;
 }
 
 CallWindow* MainWindow::callWindow() const {
-    return callWindow_;
+    return callWindow_.get();
 }
 
 IncomingCallDialog* MainWindow::incomingCallDialog() const {
-    return incoming_;
+    return incoming_.get();
 }
 
 void MainWindow::buildMenus() {
@@ -220,10 +217,10 @@ void MainWindow::showNotes() {
 // of this window they would be as dead as it is while Settings or a question is open on it.
 void MainWindow::showCallWindow(const QString& peer) {
     if (!callWindow_) {
-        callWindow_ = new CallWindow;
+        callWindow_ = std::make_unique<CallWindow>();
         callWindow_->setWindowIcon(appIcon());
-        connect(callWindow_, &CallWindow::hangUpRequested, host_, &EngineHost::hangUp);
-        connect(callWindow_, &CallWindow::muteToggled, host_, &EngineHost::setMuted);
+        connect(callWindow_.get(), &CallWindow::hangUpRequested, host_, &EngineHost::hangUp);
+        connect(callWindow_.get(), &CallWindow::muteToggled, host_, &EngineHost::setMuted);
     }
     const auto contact = host_->contact(peer);
     callWindow_->setPeer(contact ? contact->displayName : QString(), peer);
@@ -300,9 +297,9 @@ void MainWindow::onIncomingCall(const QString& peer, const QString& displayName,
                                 const QString& audioProblem) {
     const auto contact = host_->contact(peer);
     if (!incoming_) {
-        incoming_ = new IncomingCallDialog; // no parent: see showCallWindow
+        incoming_ = std::make_unique<IncomingCallDialog>(); // no parent: see showCallWindow
         incoming_->setWindowIcon(appIcon());
-        connect(incoming_, &IncomingCallDialog::acceptRequested, this, [this] {
+        connect(incoming_.get(), &IncomingCallDialog::acceptRequested, this, [this] {
             ring(false);
             // The window takes the call while it still rings (a new call for it: Mute off),
             // before the answer, so that the engine starts the call's audio unmuted.
@@ -311,9 +308,10 @@ void MainWindow::onIncomingCall(const QString& peer, const QString& displayName,
             emit answering();
             host_->answer(incoming_->caller());
         });
-        connect(incoming_, &IncomingCallDialog::rejectRequested, this,
+        connect(incoming_.get(), &IncomingCallDialog::rejectRequested, this,
                 [this] { host_->reject(incoming_->caller()); });
-        connect(incoming_, &IncomingCallDialog::blockRequested, this, &MainWindow::blockCaller);
+        connect(incoming_.get(), &IncomingCallDialog::blockRequested, this,
+                &MainWindow::blockCaller);
     }
     // Asked before the prompt shows: the prompt itself takes the focus.
     const bool focused = isActiveWindow();

@@ -7,8 +7,8 @@
 #include "tor/TorLauncher.h"
 
 #include <QMainWindow>
-#include <QPointer>
 #include <functional>
+#include <memory>
 
 namespace onionvoice::ui {
 
@@ -72,8 +72,9 @@ private:
     IdCard* idCard_;
     TorStatusPanel* torStatus_;
     ContactListPanel* contacts_;
-    QPointer<CallWindow> callWindow_;
-    QPointer<IncomingCallDialog> incoming_;
+    // Top-level windows without a parent (see showCallWindow), so owned here.
+    std::unique_ptr<CallWindow> callWindow_;
+    std::unique_ptr<IncomingCallDialog> incoming_;
     DesktopNotifier* notifier_ = nullptr;
     std::function<void(bool)> ringer_;
     bool ringing_ = false;

@@ -23,7 +23,7 @@ public:
 
 protected:
     void incomingConnection(quintptr descriptor) override {
-        auto* socket = new QTcpSocket;
+        auto* socket = new QTcpSocket(this); // the receiver of accepted_ takes it over (OnionLink)
         if (!socket->setSocketDescriptor(qintptr(descriptor))) {
             qCWarning(lcNet) << "cannot take an accepted stream:" << socket->errorString();
             delete socket;
