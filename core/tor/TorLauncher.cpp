@@ -70,8 +70,7 @@ TorLauncher::TorLauncher(TorLaunchConfig config, QObject* parent)
     connect(&process_, &QProcess::errorOccurred, this, [this](QProcess::ProcessError error) {
         // A process that never started emits no finished(); it still counts as a failure.
         if (error == QProcess::FailedToStart && state_ == State::Starting)
-            handleFailure(
-                QStringLiteral("tor could not be started: %1").arg(process_.errorString()));
+            handleFailure(tr("tor could not be started: %1").arg(process_.errorString()));
     });
     connect(&process_, &QProcess::readyReadStandardOutput, this, [this] {
         while (process_.canReadLine()) {
@@ -162,8 +161,8 @@ void TorLauncher::start() {
     QStringList searched;
     const std::optional<QString> tor = findTor(config_.torExecutableSetting, &searched);
     if (!tor) {
-        failPermanently(QStringLiteral("tor was not found (looked in: %1). Install tor or set "
-                                       "ONIONVOICE_TOR to its path.")
+        failPermanently(tr("tor was not found (looked in: %1). Install tor or set "
+                           "ONIONVOICE_TOR to its path.")
                             .arg(searched.join(QStringLiteral(", "))));
         return;
     }
@@ -174,17 +173,17 @@ void TorLauncher::start() {
     if (!versionProcess.waitForFinished(int(kVersionTimeout.count()))) {
         versionProcess.kill();
         versionProcess.waitForFinished();
-        failPermanently(QStringLiteral("%1 --version did not answer").arg(torPath_));
+        failPermanently(tr("%1 --version did not answer").arg(torPath_));
         return;
     }
     const std::optional<TorVersion> version =
         parseVersion(QString::fromUtf8(versionProcess.readAllStandardOutput()));
     if (!version) {
-        failPermanently(QStringLiteral("%1 did not report a tor version").arg(torPath_));
+        failPermanently(tr("%1 did not report a tor version").arg(torPath_));
         return;
     }
     if (*version < kMinimumVersion) {
-        failPermanently(QStringLiteral("%1 is tor %2; OnionVoice needs tor %3 or newer")
+        failPermanently(tr("%1 is tor %2; OnionVoice needs tor %3 or newer")
                             .arg(torPath_, version->toString(), kMinimumVersion.toString()));
         return;
     }
@@ -195,7 +194,7 @@ void TorLauncher::start() {
         return;
     }
     if (!QDir().mkpath(torDirectory())) {
-        failPermanently(QStringLiteral("cannot create %1").arg(torDirectory()));
+        failPermanently(tr("cannot create %1").arg(torDirectory()));
         return;
     }
     QFile::setPermissions(torDirectory(),
@@ -208,7 +207,7 @@ void TorLauncher::start() {
         if (!socksSocketFallback_)
             socksSocketFallback_ = std::make_unique<QTemporaryDir>();
         if (!socksSocketFallback_->isValid()) {
-            failPermanently(QStringLiteral("cannot create a directory for tor's SOCKS socket: %1")
+            failPermanently(tr("cannot create a directory for tor's SOCKS socket: %1")
                                 .arg(socksSocketFallback_->errorString()));
             return;
         }
@@ -260,8 +259,8 @@ void TorLauncher::launchProcess() {
 void TorLauncher::onStartDeadline() {
     pollTimer_.stop();
     const bool connected = controller_.state() != TorController::State::Disconnected;
-    stallReason_ = (connected ? QStringLiteral("tor did not answer on its control port within %1 s")
-                              : QStringLiteral("tor did not open its control port within %1 s"))
+    stallReason_ = (connected ? tr("tor did not answer on its control port within %1 s")
+                              : tr("tor did not open its control port within %1 s"))
                        .arg(std::chrono::duration<double>(config_.startTimeout).count());
     qCWarning(lcTor).noquote() << stallReason_;
     process_.kill();
@@ -313,8 +312,7 @@ void TorLauncher::onControllerConnected() {
     QFile file(cookieFile());
     // Unbuffered: a buffered read leaves the cookie in QFile's own buffer, freed without a wipe.
     if (!file.open(QIODevice::ReadOnly | QIODevice::Unbuffered)) {
-        failPermanently(
-            QStringLiteral("cannot read tor's control cookie: %1").arg(file.errorString()));
+        failPermanently(tr("cannot read tor's control cookie: %1").arg(file.errorString()));
         return;
     }
     auto cookie = std::make_shared<QByteArray>(file.read(64));
@@ -339,8 +337,8 @@ void TorLauncher::onControllerConnected() {
                                                std::size_t(expected.size())) == 0;
             wipe(expected);
             if (!genuine) {
-                failPermanently(QStringLiteral("the control port did not prove that it is our tor "
-                                               "(SAFECOOKIE challenge failed)"));
+                failPermanently(tr("the control port did not prove that it is our tor "
+                                   "(SAFECOOKIE challenge failed)"));
                 return;
             }
             QByteArray clientHash =
@@ -354,8 +352,7 @@ void TorLauncher::onControllerConnected() {
                 if (r.isOk())
                     onAuthenticated();
                 else if (r.kind() != TorReply::Kind::ConnectionLost)
-                    failPermanently(
-                        QStringLiteral("tor refused authentication: %1").arg(r.errorMessage()));
+                    failPermanently(tr("tor refused authentication: %1").arg(r.errorMessage()));
             });
             wipe(command);
             controller_.openForCommands();
@@ -462,19 +459,17 @@ void TorLauncher::applyBootstrapPhase(const QByteArray& text) {
 void TorLauncher::onProcessFinished(int exitCode, QProcess::ExitStatus status) {
     if (state_ == State::NotStarted || state_ == State::Failed)
         return;
-    handleFailure(!stallReason_.isEmpty() ? stallReason_
-                  : status == QProcess::CrashExit
-                      ? QStringLiteral("tor was killed or crashed")
-                      : QStringLiteral("tor exited with code %1").arg(exitCode));
+    handleFailure(!stallReason_.isEmpty()         ? stallReason_
+                  : status == QProcess::CrashExit ? tr("tor was killed or crashed")
+                                                  : tr("tor exited with code %1").arg(exitCode));
 }
 
 void TorLauncher::handleFailure(const QString& reason) {
     // tor's last words go to our log and into a final failure; the restart signal (what the
     // window shows while tor starts again) carries the reason alone.
     const QString detailed =
-        lastLogLines_.isEmpty()
-            ? reason
-            : QStringLiteral("%1 (tor said: %2)").arg(reason, torsLastWords(lastLogLines_));
+        lastLogLines_.isEmpty() ? reason
+                                : tr("%1 (tor said: %2)").arg(reason, torsLastWords(lastLogLines_));
     pollTimer_.stop();
     startDeadline_.stop();
     forgetProcess();
@@ -484,7 +479,7 @@ void TorLauncher::handleFailure(const QString& reason) {
     }
     ++consecutiveFailures_;
     if (consecutiveFailures_ > config_.maxConsecutiveFailures) {
-        failPermanently(QStringLiteral("tor failed %1 times in a row; last failure: %2")
+        failPermanently(tr("tor failed %1 times in a row; last failure: %2")
                             .arg(consecutiveFailures_)
                             .arg(detailed));
         return;

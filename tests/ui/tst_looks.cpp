@@ -162,6 +162,16 @@ private slots:
         const QString notice = errors.first().at(0).toString();
         QVERIFY2(!notice.startsWith(QStringLiteral("Only contacts")), qPrintable(notice));
         QVERIFY2(notice.contains(QStringLiteral("Kontakte")), qPrintable(notice));
+        // Why tor failed, shown in the Tor panel: English too (a review found it).
+        tor::TorLaunchConfig torConfig;
+        torConfig.dataDirectory = data.filePath(QStringLiteral("launcher"));
+        torConfig.torExecutableSetting = QStringLiteral("/bin/false");
+        tor::TorLauncher launcher(torConfig);
+        launcher.start();
+        QTRY_COMPARE(launcher.state(), tor::TorLauncher::State::Failed);
+        QVERIFY2(
+            launcher.failureReason().contains(QStringLiteral("hat keine tor-Version gemeldet")),
+            qPrintable(launcher.failureReason()));
     }
 
     // Fault (a review found it): a damaged contact book's notice, and what to do about it, was one

@@ -33,7 +33,7 @@
 <context>
     <name>CallEngine</name>
     <message>
-        <location filename="../../core/call/CallEngineOutgoing.cpp" line="+38"/>
+        <location filename="../../core/call/CallEngineOutgoing.cpp" line="+36"/>
         <source>This is your own ID: you cannot call yourself.</source>
         <translation>Das ist Ihre eigene ID: Sie können sich nicht selbst anrufen.</translation>
     </message>
@@ -53,7 +53,7 @@
         <translation>Tor ist noch nicht bereit.</translation>
     </message>
     <message>
-        <location filename="../../core/call/CallEngine.cpp" line="+89"/>
+        <location filename="../../core/call/CallEngine.cpp" line="+88"/>
         <source>Some contacts could not be read, so callers who are not in your contacts are refused until you choose again whether they may ring (Settings: &quot;Refuse calls from people not in my contacts&quot;).</source>
         <translation>Einige Kontakte konnten nicht gelesen werden. Anrufer, die nicht in Ihren Kontakten sind, werden deshalb abgewiesen, bis Sie erneut festlegen, ob sie anrufen dürfen (Einstellungen: „Anrufe von Menschen außerhalb meiner Kontakte abweisen“).</translation>
     </message>
@@ -68,7 +68,7 @@
         <translation>Nur Kontakte dürfen anrufen, und noch kein Kontakt hat einen Zugangsschlüssel: Niemand kann Sie erreichen, bis Sie einen Link mit Zugangsschlüssel weitergeben (Teilen…).</translation>
     </message>
     <message>
-        <location line="+181"/>
+        <location line="+200"/>
         <source>The microphone stopped working.</source>
         <translation>Das Mikrofon funktioniert nicht mehr.</translation>
     </message>
@@ -83,7 +83,7 @@
         <translation>Audio konnte nicht starten: %1</translation>
     </message>
     <message>
-        <location line="-278"/>
+        <location line="-297"/>
         <source>no audio device</source>
         <translation>kein Audiogerät</translation>
     </message>
@@ -365,7 +365,7 @@
 <context>
     <name>ContactBook</name>
     <message>
-        <location filename="../../core/contacts/ContactBook.cpp" line="+28"/>
+        <location filename="../../core/contacts/ContactBook.cpp" line="+27"/>
         <source>An access key has %1 bytes, not %2.</source>
         <translation>Ein Zugangsschlüssel hat %1 Bytes, nicht %2.</translation>
     </message>
@@ -551,7 +551,7 @@
 <context>
     <name>OnionIdentity</name>
     <message>
-        <location filename="../../core/tor/OnionIdentity.cpp" line="+96"/>
+        <location filename="../../core/tor/OnionIdentity.cpp" line="+97"/>
         <source>Cannot read the identity file %1: %2</source>
         <translation>Die Identitätsdatei %1 kann nicht gelesen werden: %2</translation>
     </message>
@@ -852,7 +852,7 @@
 <context>
     <name>onionvoice::gui::GuiApp</name>
     <message>
-        <location filename="../../app/gui/GuiApp.cpp" line="+232"/>
+        <location filename="../../app/gui/GuiApp.cpp" line="+235"/>
         <source>Microphone: %1 · Speaker: %2</source>
         <translation>Mikrofon: %1 · Lautsprecher: %2</translation>
     </message>
@@ -999,6 +999,86 @@
         <location line="+5"/>
         <source>The tor option %1 %2.</source>
         <translation>Die tor-Option %1 %2.</translation>
+    </message>
+    <message>
+        <location filename="../../core/tor/TorLauncher.cpp" line="+73"/>
+        <source>tor could not be started: %1</source>
+        <translation>tor konnte nicht gestartet werden: %1</translation>
+    </message>
+    <message>
+        <location line="+91"/>
+        <source>tor was not found (looked in: %1). Install tor or set ONIONVOICE_TOR to its path.</source>
+        <translation>tor wurde nicht gefunden (gesucht in: %1). Installieren Sie tor oder setzen Sie ONIONVOICE_TOR auf seinen Pfad.</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>%1 --version did not answer</source>
+        <translation>%1 --version hat nicht geantwortet</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>%1 did not report a tor version</source>
+        <translation>%1 hat keine tor-Version gemeldet</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>%1 is tor %2; OnionVoice needs tor %3 or newer</source>
+        <translation>%1 ist tor %2; OnionVoice braucht tor %3 oder neuer</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>cannot create %1</source>
+        <translation>%1 kann nicht angelegt werden</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>cannot create a directory for tor&apos;s SOCKS socket: %1</source>
+        <translation>kein Verzeichnis für den SOCKS-Socket von tor anlegbar: %1</translation>
+    </message>
+    <message>
+        <location line="+52"/>
+        <source>tor did not answer on its control port within %1 s</source>
+        <translation>tor hat auf seinem Steuerport nicht innerhalb von %1 s geantwortet</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>tor did not open its control port within %1 s</source>
+        <translation>tor hat seinen Steuerport nicht innerhalb von %1 s geöffnet</translation>
+    </message>
+    <message>
+        <location line="+52"/>
+        <source>cannot read tor&apos;s control cookie: %1</source>
+        <translation>das Steuer-Cookie von tor ist nicht lesbar: %1</translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>the control port did not prove that it is our tor (SAFECOOKIE challenge failed)</source>
+        <translation>der Steuerport hat nicht bewiesen, dass er unser tor ist (SAFECOOKIE-Prüfung fehlgeschlagen)</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>tor refused authentication: %1</source>
+        <translation>tor hat die Anmeldung abgelehnt: %1</translation>
+    </message>
+    <message>
+        <location line="+108"/>
+        <source>tor was killed or crashed</source>
+        <translation>tor wurde beendet oder ist abgestürzt</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>tor exited with code %1</source>
+        <translation>tor hat sich mit Code %1 beendet</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>%1 (tor said: %2)</source>
+        <translation>%1 (tor meldete: %2)</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>tor failed %1 times in a row; last failure: %2</source>
+        <translation>tor ist %1-mal in Folge ausgefallen; zuletzt: %2</translation>
     </message>
 </context>
 <context>
@@ -1296,7 +1376,7 @@
 <context>
     <name>onionvoice::ui::EngineHost</name>
     <message>
-        <location filename="../EngineHost.cpp" line="+165"/>
+        <location filename="../EngineHost.cpp" line="+163"/>
         <source>The contact list could not be saved: %1</source>
         <translation>Die Kontaktliste konnte nicht gespeichert werden: %1</translation>
     </message>
@@ -1572,7 +1652,7 @@
         <translation>Der neue Zugangsschlüssel ist gespeichert.</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+22"/>
         <source>&amp;OnionVoice</source>
         <translation>&amp;OnionVoice</translation>
     </message>
@@ -1637,7 +1717,7 @@
         <translation>Gespräch beendet. %1</translation>
     </message>
     <message>
-        <location line="+37"/>
+        <location line="+38"/>
         <source>Incoming call</source>
         <translation>Eingehender Anruf</translation>
     </message>
@@ -2169,7 +2249,7 @@ obfs4 192.0.2.1:443 FINGERPRINT cert=… iat-mode=0</translation>
         <translation>Tor funktioniert nicht mehr.</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+25"/>
         <source>Your ID is offline while tor is not working.</source>
         <translation>Ihre ID ist offline, solange tor nicht funktioniert.</translation>
     </message>
