@@ -27,26 +27,13 @@ QJsonObject runSelfTest() {
     if (!tor) {
         problems.append(QStringLiteral("tor not found (looked in %1)").arg(searched.join(", ")));
     } else {
-        QProcess process;
-        process.start(*tor, {QStringLiteral("--version")});
-        if (!process.waitForFinished(15000)) {
-            problems.append(QStringLiteral("%1 --version did not finish").arg(*tor));
-            process.kill();
-            process.waitForFinished(1000);
-        } else {
-            const auto version =
-                tor::TorLauncher::parseVersion(QString::fromUtf8(process.readAllStandardOutput()));
-            if (!version)
-                problems.append(QStringLiteral("%1 --version printed no version").arg(*tor));
-            else if (*version < tor::TorLauncher::kMinimumVersion)
-                problems.append(
-                    QStringLiteral("tor %1 is older than %2")
-                        .arg(version->toString(), tor::TorLauncher::kMinimumVersion.toString()));
-            else
-                torOk = true;
-            if (version)
-                result["tor_version"] = version->toString();
-        }
+        const tor::TorLauncher::VersionCheck check = tor::TorLauncher::checkVersion(*tor);
+        if (check.version)
+            result["tor_version"] = check.version->toString();
+        if (!check.problem.isEmpty())
+            problems.append(check.problem);
+        else
+            torOk = true;
     }
     result["tor_ok"] = torOk;
 

@@ -155,13 +155,14 @@ void CallEngine::stop() {
     }
     if (call_)
         end(EndReason::HungUpLocally);
+    const bool ringsEnded = incoming_.endAllRings();
     const bool callJustEnded = !ended_.empty();
     ended_.clear(); // closing a link flushes its last records (the hang-up) into tor's socket
     // Quitting in a call: tor, stopped at once, exited before it read them, and the peer heard
     // silence until its network-loss timeout, then read "network failure". A sleep, not an event
     // loop: a stopping engine must not take new work meanwhile (a ring, a dial, a second stop
     // that deletes it under the first).
-    if (callJustEnded)
+    if (callJustEnded || ringsEnded)
         std::this_thread::sleep_for(kHangUpFlush);
     host_.stop();
 }

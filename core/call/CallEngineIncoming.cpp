@@ -85,6 +85,14 @@ void CallEngine::onIncomingHello(net::OnionLink* link, const Hello& hello) {
             yieldToCrossingCall(link, hello);
         return;
     }
+    if (call_ && call_->direction == CallDirection::Outgoing && call_->peer == hello.caller) {
+        // The peer of our call: a crossing call's Hello that came after the peer answered ours
+        // (it dropped its own), or the peer calling again while our side of a call it lost is
+        // still up. Busy, without a missed-call notice about the one we talk to.
+        ++refusals_.busy;
+        incoming_.refuse(link, RefusalReason::Busy);
+        return;
+    }
     if (!contact && config_.unknownCallers == UnknownCallers::Refuse) {
         ++refusals_.notAccepted;
         refuseIncoming(link, hello.caller, RefusalReason::NotAccepted, EndReason::NotAccepted);
@@ -141,11 +149,10 @@ bool CallEngine::startRing(net::OnionLink* link, const Hello& hello) {
     return true;
 }
 
-// Our own call to this caller, unanswered (or answered by this caller, who then keeps it: its
-// Hello of the crossing call may come after it answered ours).
+// Our own call to this caller, unanswered.
 bool CallEngine::crossesOurCall(const Hello& hello) const {
     return call_ && call_->direction == CallDirection::Outgoing && call_->peer == hello.caller &&
-           (!call_->keys || address() < hello.caller);
+           !call_->keys;
 }
 
 // The caller's call goes on, ours goes: without a word to the user, who sees the call they

@@ -22,6 +22,10 @@ namespace {
 // point, and builds it again if that fails.
 constexpr auto kRendezvousGrace = 5s;
 
+// How long a caller told that our calls crossed waits for the callee's call: its Hello left about
+// when ours did, and a link to us opened in seconds on the way over.
+constexpr std::chrono::milliseconds kCrossingCallWait = 30s;
+
 } // namespace
 
 void CallEngine::dial(const QString& address) {
@@ -239,6 +243,10 @@ void CallEngine::onCallerHandshake(const HandshakeMessage& message) {
         call_->crossing = CallSession::Crossing::TheirsGoesOn;
         if (call_->pool)
             call_->pool->halt();
+        // Its Hello is on its way, as ours came; one that never comes (its caller hung up, or
+        // its dial failed) ends the wait, where the rest of a dial timeout held "Calling…".
+        armTimeout(std::min(kCrossingCallWait, call_->timeout->remaining()),
+                   EndReason::Unreachable);
         return;
     }
     if (std::holds_alternative<Ringing>(message)) {

@@ -52,6 +52,15 @@ void IncomingLinks::refuse(net::OnionLink* link, RefusalReason reason) {
     QTimer::singleShot(kLingerBeforeClose, link, [link] { discard(link); });
 }
 
+bool IncomingLinks::endAllRings() {
+    const auto decoys = std::exchange(decoys_, {});
+    for (auto it = decoys.begin(); it != decoys.end(); ++it) {
+        it.key()->sendRecord(encodeHandshake(Refusal{RefusalReason::NoAnswer}));
+        discard(it.key());
+    }
+    return !decoys.isEmpty();
+}
+
 void IncomingLinks::ringWithoutAnswer(net::OnionLink* link, const RingKey& ring,
                                       std::chrono::milliseconds ringTimeout) {
     QSet<const DecoyRing*> rings;

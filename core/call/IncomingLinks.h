@@ -55,6 +55,9 @@ public:
     bool ringing(const RingKey& ring) const;
     // Whether a decoy ring of this caller's is under way.
     bool ringingFrom(const QString& caller) const;
+    // Quitting: every decoy ring ends unanswered at once, as a real ring does then (the caller
+    // must not tell them apart), its links closed with the answer flushed. True if there was one.
+    bool endAllRings();
     // A twin of that decoy ring joins it as a twin of a real ring joins that one (see
     // CallEngine::addTwin): Ringing now, and the ring's end; past kMaxTwins it is closed at once.
     void joinRing(net::OnionLink* link, const RingKey& ring);

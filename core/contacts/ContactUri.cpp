@@ -46,7 +46,9 @@ ContactUriParse parseContactUri(const QString& input) {
     if (!text.startsWith(kScheme, Qt::CaseInsensitive))
         return refuse(QCoreApplication::translate("ContactUri",
                                                   "A contact link starts with \"onionvoice:\"."));
-    const QString rest = text.mid(kScheme.size());
+    QString rest = text.mid(kScheme.size());
+    if (rest.startsWith(QLatin1String("//"))) // written as a URL with an authority: the same link
+        rest = rest.mid(2);
     const qsizetype question = rest.indexOf('?');
     const QString addressPart = question < 0 ? rest : rest.left(question);
     const tor::AddressCheck check = tor::checkOnionAddress(addressPart);

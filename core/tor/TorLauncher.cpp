@@ -25,7 +25,6 @@ namespace onionvoice::tor {
 namespace {
 
 constexpr auto kPollInterval = std::chrono::milliseconds(50);
-constexpr auto kVersionTimeout = std::chrono::milliseconds(10000);
 constexpr auto kStopTimeout = std::chrono::milliseconds(5000);
 constexpr int kKeptLogLines = 20;
 // sizeof(sockaddr_un::sun_path) is 108 on Linux, 104 on the BSDs and macOS; with its NUL.
@@ -47,10 +46,12 @@ QString torsLastWords(const QStringList& lines) {
     return said.mid(std::max<qsizetype>(0, said.size() - kKeptWords)).join(QStringLiteral("; "));
 }
 
-// A configuration tor refuses is refused again on every restart.
+// A configuration tor cannot parse is refused again on every restart. Not every "Reading config
+// failed" is one: an earlier tor still holding the data directory (ours, in the seconds before it
+// notices that its owner died) ends the same way, and a restart a moment later works.
 bool configurationRefused(const QStringList& lines) {
     return std::any_of(lines.begin(), lines.end(), [](const QString& line) {
-        return line.contains(QLatin1String("[err] Reading config failed"));
+        return line.contains(QLatin1String("Failed to parse/validate config"));
     });
 }
 
@@ -168,23 +169,8 @@ void TorLauncher::start() {
     }
     torPath_ = *tor;
 
-    QProcess versionProcess;
-    versionProcess.start(torPath_, {QStringLiteral("--version")});
-    if (!versionProcess.waitForFinished(int(kVersionTimeout.count()))) {
-        versionProcess.kill();
-        versionProcess.waitForFinished();
-        failPermanently(tr("%1 --version did not answer").arg(torPath_));
-        return;
-    }
-    const std::optional<TorVersion> version =
-        parseVersion(QString::fromUtf8(versionProcess.readAllStandardOutput()));
-    if (!version) {
-        failPermanently(tr("%1 did not report a tor version").arg(torPath_));
-        return;
-    }
-    if (*version < kMinimumVersion) {
-        failPermanently(tr("%1 is tor %2; OnionVoice needs tor %3 or newer")
-                            .arg(torPath_, version->toString(), kMinimumVersion.toString()));
+    if (const VersionCheck check = checkVersion(torPath_); !check.problem.isEmpty()) {
+        failPermanently(check.problem);
         return;
     }
 

@@ -73,6 +73,13 @@ public:
     static std::optional<QString> findTor(const QString& setting, QStringList* searched,
                                           const QString& bundleDirectory = {});
     static std::optional<TorVersion> parseVersion(const QString& versionOutput);
+    // What `tor --version` says of the executable at `path` (waiting up to 10 s): its version,
+    // and why it cannot be used (no answer, no version, too old), empty when it can.
+    struct VersionCheck {
+        std::optional<TorVersion> version;
+        QString problem;
+    };
+    static VersionCheck checkVersion(const QString& path);
     static QString generateTorrc(const TorLaunchConfig& config, qint64 owningPid);
     // The unix socket the torrc names as tor's SOCKS port: <socksSocketDirectory or tor's
     // directory>/socks.sock. Not used on Windows (a TCP port on 127.0.0.1 there).

@@ -4,6 +4,7 @@
 
 #include <QCoreApplication>
 #include <QFileInfo>
+#include <QProcess>
 #include <QRegularExpression>
 #include <QStandardPaths>
 
@@ -57,6 +58,25 @@ std::optional<QString> TorLauncher::findTor(const QString& setting, QStringList*
     if (found.isEmpty())
         return std::nullopt;
     return found;
+}
+
+TorLauncher::VersionCheck TorLauncher::checkVersion(const QString& path) {
+    constexpr auto kVersionTimeout = std::chrono::milliseconds(10000);
+    QProcess process;
+    process.start(path, {QStringLiteral("--version")});
+    if (!process.waitForFinished(int(kVersionTimeout.count()))) {
+        process.kill();
+        process.waitForFinished();
+        return {std::nullopt, tr("%1 --version did not answer").arg(path)};
+    }
+    const std::optional<TorVersion> version =
+        parseVersion(QString::fromUtf8(process.readAllStandardOutput()));
+    if (!version)
+        return {std::nullopt, tr("%1 did not report a tor version").arg(path)};
+    if (*version < kMinimumVersion)
+        return {version, tr("%1 is tor %2; OnionVoice needs tor %3 or newer")
+                             .arg(path, version->toString(), kMinimumVersion.toString())};
+    return {version, {}};
 }
 
 std::optional<TorVersion> TorLauncher::parseVersion(const QString& versionOutput) {

@@ -359,6 +359,35 @@ private slots:
         waitIdle({"alice", "bob"});
     }
 
+    // The peer of our answered call calling us (its crossing call's late Hello after it answered
+    // ours, or a peer that lost the call redialling before our network-loss timeout): Busy, at
+    // once and without a missed-call notice about the one we talk to. A review found it answered
+    // "crossed", which left the redialling peer waiting for a call that would never come.
+    void thePeerOfOurCallCallingHearsBusyQuietly() {
+        Party& alice = party("alice");
+        Party& bob = party("bob");
+        answeredCall(alice, bob);
+        auto link = rawLink("bob", "alice", 31);
+        QTRY_COMPARE_WITH_TIMEOUT(link->state(), net::OnionLink::State::Open, kCallTimeout);
+        QSignalSpy heard(link.get(), &net::OnionLink::recordReceived);
+        QString error;
+        const auto bobId = partyIdentity("bob", &error);
+        QVERIFY2(bobId, qPrintable(error));
+        EphemeralKey e;
+        link->sendRecord(encodeHandshake(
+            makeHello(*bobId, alice.engine->address(), e, {32000, 40, 4, 4}, 0,
+                      std::chrono::milliseconds(QDateTime::currentMSecsSinceEpoch()))));
+        QTRY_COMPARE_WITH_TIMEOUT(heard.size(), 1, kCallTimeout);
+        const HandshakeDecode answer = decodeHandshake(bytesOf(heard.first().at(0).toByteArray()));
+        QVERIFY(answer.message &&
+                *answer.message == HandshakeMessage(Refusal{RefusalReason::Busy}));
+        QVERIFY(alice.refused->isEmpty());
+        QVERIFY(alice.engine->callState() == CallState::Active);
+        alice.engine->hangUp();
+        QTRY_COMPARE_WITH_TIMEOUT(bob.endReason(), EndReason::HungUpByPeer, 10000);
+        waitIdle({"alice", "bob"});
+    }
+
     // A cancel that crosses the answer: the caller's plain Refusal arrives on the control link
     // after bob answered. Before the fix bob took it for a forged record and stayed "Active"
     // until the 20 s network-loss timeout.

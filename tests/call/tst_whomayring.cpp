@@ -203,6 +203,26 @@ private slots:
         waitIdle({"alice", "bob"});
     }
 
+    // Fault (a review found it): quitting told a real ring's caller "no answer", while a decoy
+    // ring (a blocked contact's, a stranger's while busy) died with tor, "network failure": a
+    // blocked caller learnt it was blocked.
+    void aDecoyRingEndsUnansweredWhenTheCalleeQuits() {
+        addParty("erin");
+        waitReachable({"erin"});
+        Party& erin = party("erin");
+        Party& alice = party("alice");
+        QString error;
+        QVERIFY(erin.engine->contacts().add(
+            {alice.engine->address(), "Alice", {}, true, false, {}, {}}, &error));
+        alice.engine->dial(erin.engine->address());
+        QTRY_VERIFY_WITH_TIMEOUT(alice.reached(CallState::Ringing), kCallTimeout);
+        QTRY_COMPARE(erin.refused->size(), 1); // a decoy ring
+        erin.engine->stop();
+        dropParty("erin");
+        QTRY_COMPARE_WITH_TIMEOUT(alice.endReason(), EndReason::NoAnswer, 10000);
+        waitIdle({"alice"});
+    }
+
     void unknownCallerRefused() {
         Party& carol = party("carol");
         Party& bob = party("bob");

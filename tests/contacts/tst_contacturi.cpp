@@ -39,6 +39,12 @@ private slots:
         const ContactUriParse named =
             parseContactUri("onionvoice:" + testAddress(2) + "?name=Bo%20Li");
         QCOMPARE(named.uri->displayName, QString("Bo Li"));
+        // Written with slashes, as a URL with an authority (a review found it refused while
+        // "onionvoice://ADDRESS" without a query was taken).
+        const ContactUriParse slashes =
+            parseContactUri("onionvoice://" + testAddress(2) + "?name=Bo%20Li");
+        QVERIFY2(slashes.uri.has_value(), qPrintable(slashes.error));
+        QCOMPARE(slashes.uri->address, testAddress(2));
     }
 
     void refusals_data() {

@@ -412,6 +412,33 @@ private slots:
         QVERIFY(restarts.isEmpty());
     }
 
+    // ... but not every "Reading config failed" is such a configuration: an earlier tor still
+    // holding the data directory (ours, in the seconds before it notices that its owner died)
+    // ends the same way, and the restart a moment later works (a review found it failing for
+    // good when the app was started again at once after a crash).
+    void aDataDirectoryStillLockedIsRestarted() {
+        QTemporaryDir dir;
+        ScriptedTorControl control;
+        TorLaunchConfig config = scriptedTorConfig(dir, std::chrono::milliseconds(10));
+        config.torExecutableSetting = writeScript(
+            dir, QStringLiteral("fake-tor"),
+            "if [ \"$1\" != --version ] && [ ! -e \"$0.ran\" ]; then touch \"$0.ran\"\n"
+            "echo 'Nov 29 07:30:00.000 [warn] It looks like another Tor process is running with "
+            "the same data directory.  Waiting 5 seconds to see if it goes away.'\n"
+            "echo 'Nov 29 07:30:05.000 [err] No, it'\\''s still there.  Exiting.'\n"
+            "echo 'Nov 29 07:30:05.001 [err] set_options(): Bug: Acting on config options left us "
+            "in a broken state. Dying.'\n"
+            "echo 'Nov 29 07:30:05.002 [err] Reading config failed--see warnings above.'\n"
+            "exit 1; fi\n" +
+                kControlPortTor);
+        TorLauncher launcher(config);
+        QSignalSpy restarts(&launcher, &TorLauncher::restarting);
+        launcher.start();
+        QTRY_COMPARE_WITH_TIMEOUT(launcher.state(), TorLauncher::State::Bootstrapping, 20000);
+        QCOMPARE(restarts.size(), 1);
+        launcher.stop();
+    }
+
     void givesUpAfterRepeatedDeaths() {
         QTemporaryDir dir;
         TorLaunchConfig config;
