@@ -27,6 +27,14 @@ inline QString writeScript(const QTemporaryDir& dir, const QString& name, const 
     return path;
 }
 
+// A stand-in tor that answers --version, then prints `log` (tor's own lines) and exits 1.
+inline QString failingTor(const QTemporaryDir& dir, const QByteArray& log) {
+    return writeScript(dir, QStringLiteral("fake-tor"),
+                       "if [ \"$1\" = --version ]; then echo 'Tor version 0.4.9.11.'; exit 0; fi\n"
+                       "cat <<'EOF'\n" +
+                           log + "EOF\nexit 1\n");
+}
+
 inline bool processAlive(qint64 pid) {
     return pid > 0 && ::kill(pid_t(pid), 0) == 0;
 }

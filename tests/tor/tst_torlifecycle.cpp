@@ -394,14 +394,11 @@ private slots:
         QTemporaryDir dir;
         TorLaunchConfig config;
         config.dataDirectory = dir.path();
-        config.torExecutableSetting = writeScript(
-            dir, QStringLiteral("fake-tor"),
-            "if [ \"$1\" = --version ]; then echo 'Tor version 0.4.9.11.'; exit 0; fi\n"
-            "echo 'Nov 29 07:30:00.000 [notice] Tor 0.4.9.11 running on Linux.'\n"
-            "echo 'Nov 29 07:30:00.001 [warn] Failed to parse/validate config: Bridge line did "
-            "not parse. See logs for details.'\n"
-            "echo 'Nov 29 07:30:00.002 [err] Reading config failed--see warnings above.'\n"
-            "exit 1\n");
+        config.torExecutableSetting = failingTor(
+            dir, "Nov 29 07:30:00.000 [notice] Tor 0.4.9.11 running on Linux.\n"
+                 "Nov 29 07:30:00.001 [warn] Failed to parse/validate config: Bridge line did not "
+                 "parse. See logs for details.\n"
+                 "Nov 29 07:30:00.002 [err] Reading config failed--see warnings above.\n");
         config.restartBackoff = std::chrono::milliseconds(10);
         TorLauncher launcher(config);
         QSignalSpy restarts(&launcher, &TorLauncher::restarting);
@@ -443,10 +440,8 @@ private slots:
         QTemporaryDir dir;
         TorLaunchConfig config;
         config.dataDirectory = dir.path();
-        config.torExecutableSetting = writeScript(
-            dir, QStringLiteral("fake-tor"),
-            "if [ \"$1\" = --version ]; then echo 'Tor version 0.4.9.11.'; exit 0; fi\n"
-            "echo '[err] Could not bind to 127.0.0.1:9050: Address already in use'\nexit 1\n");
+        config.torExecutableSetting =
+            failingTor(dir, "[err] Could not bind to 127.0.0.1:9050: Address already in use\n");
         config.maxConsecutiveFailures = 3;
         config.restartBackoff = std::chrono::milliseconds(10);
         TorLauncher launcher(config);
