@@ -139,9 +139,16 @@ void CallEngine::endRingOfTheUnwelcome() {
         contact ? !contact->blocked : config_.unknownCallers == UnknownCallers::Ring;
     if (welcome)
         return;
+    ringOnAsDecoy(EndReason::NotAccepted);
+}
+
+// The ringing call leaves us (it ends here as `local`) and rings on for its caller, unanswered,
+// for the rest of its time, read off the ring's own timer, which counts a suspend as a decoy's
+// does.
+void CallEngine::ringOnAsDecoy(EndReason local) {
     incoming_.letRingOn(call_->releaseRing(this), ringKeyOf(call_->hello), call_->twinsJoined,
                         call_->timeout->remaining());
-    end(EndReason::NotAccepted, RingFate::RingsOn);
+    end(local, RingFate::RingsOn);
 }
 
 void CallEngine::stop() {

@@ -181,6 +181,7 @@ private:
     QList<QByteArray> allowedClientKeys() const;
     void onContactsChanged();
     void endRingOfTheUnwelcome();
+    void ringOnAsDecoy(EndReason local);
 
     Millis monotonicNow() const;
     void ring(net::OnionLink* link, const Hello& hello, const QString& displayName);

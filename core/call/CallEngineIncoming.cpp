@@ -115,10 +115,7 @@ void CallEngine::onIncomingHello(net::OnionLink* link, const Hello& hello) {
         call_->state == CallState::Ringing && !contacts_.find(call_->peer)) {
         // A stranger's ring must not keep a contact out, nor end early: the stranger would learn
         // when a contact of ours calls. It rings on, unanswered, for the rest of its time.
-        // What is left is read off the ring's own timer, which counts a suspend as a decoy's does.
-        incoming_.letRingOn(call_->releaseRing(this), ringKeyOf(call_->hello), call_->twinsJoined,
-                            call_->timeout->remaining());
-        end(EndReason::NoAnswer, RingFate::RingsOn);
+        ringOnAsDecoy(EndReason::NoAnswer);
     }
     if (call_) {
         ++refusals_.busy;
