@@ -3,6 +3,7 @@
 
 #include "Tone.h"
 #include "WindowModal.h"
+#include "media/DeviceNames.h"
 #include "tor/BundledTor.h"
 
 #include <QCheckBox>
@@ -39,11 +40,19 @@ QComboBox* deviceCombo(const QStringList& devices, const QString& current, QWidg
     combo->addItem(SettingsDialog::tr("System default"), QString());
     for (const QString& d : devices)
         combo->addItem(d, d);
+    if (current.isEmpty()) {
+        combo->setCurrentIndex(0);
+        return combo;
+    }
+    // The saved device plugged into another port has another name: it is the one chosen.
+    if (const auto found = media::findSavedDevice(devices, current)) {
+        combo->setCurrentIndex(int(*found) + 1);
+        return combo;
+    }
     // A saved device that is not there now (a headset unplugged) stays the choice, marked: shown
     // as "System default", it was replaced by it at the next OK, whatever the user changed.
-    if (!current.isEmpty() && combo->findData(current) < 0)
-        combo->addItem(SettingsDialog::tr("%1 (not connected)").arg(current), current);
-    combo->setCurrentIndex(combo->findData(current));
+    combo->addItem(SettingsDialog::tr("%1 (not connected)").arg(current), current);
+    combo->setCurrentIndex(combo->count() - 1);
     return combo;
 }
 

@@ -3,6 +3,7 @@
 // or I/O.
 #include "media/PortAudioBackend.h"
 
+#include "media/DeviceNames.h"
 #include "media/MediaLog.h"
 #include "media/PortAudioErrors.h"
 
@@ -139,18 +140,23 @@ int PortAudioBackend::resolve(const AudioDeviceChoice& choice, Direction directi
                            : text(QT_TRANSLATE_NOOP("PortAudioBackend", "no speaker found"));
         return device;
     }
+    QStringList names;
+    QList<int> indices;
     const int count = Pa_GetDeviceCount();
     for (int i = 0; i < count; ++i) {
         const PaDeviceInfo* info = Pa_GetDeviceInfo(i);
         const PaHostApiInfo* host = info ? Pa_GetHostApiInfo(info->hostApi) : nullptr;
-        if (!info || !host || QString::fromUtf8(info->name) != choice.name)
+        if (!info || !host)
             continue;
         if (!choice.hostApi.isEmpty() && QString::fromUtf8(host->name) != choice.hostApi)
             continue;
         if ((input ? info->maxInputChannels : info->maxOutputChannels) < 1)
             continue;
-        return i;
+        names.append(QString::fromUtf8(info->name));
+        indices.append(i);
     }
+    if (const auto found = findSavedDevice(names, choice.name))
+        return indices[*found];
     const QString device = choice.hostApi.isEmpty()
                                ? choice.name
                                : QStringLiteral("%1 (%2)").arg(choice.name, choice.hostApi);

@@ -195,6 +195,22 @@ private slots:
                  qPrintable(input->currentText()));
         QCOMPARE(dialog.settings().inputDevice, QStringLiteral("USB Headset"));
     }
+
+    // Plugged into another USB port, ALSA gives the headset another card index; it is still the
+    // one chosen, and OK saves it under its new name.
+    void aHeadsetInAnotherPortStaysChosen() {
+        ui::SettingsEnvironment environment;
+        environment.outputDevices = {"HDA Intel PCH: ALC3246 Analog (hw:0,0)",
+                                     "USB Headset: Audio (hw:3,0)"};
+        ui::AppSettings saved;
+        saved.outputDevice = "USB Headset: Audio (hw:2,0)";
+        ui::SettingsDialog dialog(saved, environment);
+        auto* output = dialog.findChild<QComboBox*>("outputDeviceCombo");
+        QVERIFY(output);
+        QCOMPARE(output->currentText(), QStringLiteral("USB Headset: Audio (hw:3,0)"));
+        QCOMPARE(output->count(), 3);
+        QCOMPARE(dialog.settings().outputDevice, QStringLiteral("USB Headset: Audio (hw:3,0)"));
+    }
 };
 
 ONIONVOICE_OFFSCREEN_TEST_MAIN(GuiSettingsTest)
