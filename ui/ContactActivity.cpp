@@ -37,13 +37,13 @@ void ContactActivity::onCallState(call::CallState state, const QString& peer,
     case call::CallState::Idle:
         return;
     case call::CallState::Dialing:
-        entries_[peer] = {Kind::Calling, at};
+        put(peer, {Kind::Calling, at});
         return;
     case call::CallState::Ringing:
-        entries_[peer] = {outgoing ? Kind::RingingThem : Kind::CallingYou, at};
+        put(peer, {outgoing ? Kind::RingingThem : Kind::CallingYou, at});
         return;
     case call::CallState::Active:
-        entries_[peer] = {Kind::InCall, at};
+        put(peer, {Kind::InCall, at});
         return;
     case call::CallState::Ended:
         break;
@@ -85,7 +85,22 @@ bool ContactActivity::underWay(Kind kind) {
 void ContactActivity::onRefused(const QString& peer, call::EndReason reason, const QDateTime& at) {
     const auto it = entries_.constFind(peer);
     if (reason == call::EndReason::Busy && (it == entries_.constEnd() || !underWay(it->kind)))
-        entries_[peer] = {Kind::Missed, at};
+        put(peer, {Kind::Missed, at});
+}
+
+// Strangers ring from ever new addresses (at the engine's stranger rate, 6 a minute): in an app
+// left running for days every one of them stayed, and every call event formatted them all. Over
+// the cap, the entry that is longest over goes (a call under way stays).
+void ContactActivity::put(const QString& peer, const Entry& entry) {
+    entries_.insert(peer, entry);
+    if (entries_.size() <= kMaxEntries)
+        return;
+    auto oldest = entries_.end();
+    for (auto it = entries_.begin(); it != entries_.end(); ++it)
+        if (!underWay(it->kind) && (oldest == entries_.end() || it->at < oldest->at))
+            oldest = it;
+    if (oldest != entries_.end())
+        entries_.erase(oldest);
 }
 
 void ContactActivity::endAll(const QDateTime& at) {

@@ -53,6 +53,9 @@ private:
         qint64 seconds = 0; // a finished call's length
         call::EndReason reason = call::EndReason::None;
     };
+    // Callers remembered at most, most recent first (contacts and strangers alike).
+    static constexpr qsizetype kMaxEntries = 256;
+    void put(const QString& peer, const Entry& entry);
     static void finish(Entry& e, call::EndReason reason, const QDateTime& at);
     static QString reasonText(call::EndReason reason);
     static bool underWay(Kind kind);

@@ -2,10 +2,11 @@
 // the keyboard's way into the list selects the contact it lands on and Enter calls it, a contact
 // the search hides is no longer the one the buttons act on, Call says why it is greyed out, and
 // removing a contact asks by name, says that its block goes too, and a reflex Enter keeps it; one's
-// own ID is not called.
+// own ID is not called; the Status notes of a flood of strangers do not pile up.
 #include "../contacts/ContactTestData.h"
 #include "OffscreenTestMain.h"
 #include "WidgetLookup.h"
+#include "ui/ContactActivity.h"
 #include "ui/ContactListPanel.h"
 #include "ui/EngineHost.h"
 
@@ -151,6 +152,30 @@ private slots:
         QVERIFY2(errors.last().at(0).toString().contains(QStringLiteral("your own ID")),
                  qPrintable(errors.last().at(0).toString()));
         QVERIFY(states.isEmpty());
+    }
+
+    // Strangers ring from ever new addresses, for days in an app left running: what is noted of
+    // callers stays bounded, the newest stay, and a call under way is never forgotten.
+    void aFloodOfStrangersLeavesTheNotesBounded() {
+        using call::CallState;
+        using call::EndReason;
+        ui::ContactActivity activity;
+        const QDateTime start(QDate(2026, 11, 27), QTime(9, 0));
+        const QString carol = testAddress(1);
+        activity.onCallState(CallState::Active, carol, EndReason::None, true, start);
+        const int strangers = 6 * 60 * 24 * 3; // three days at the engine's stranger rate
+        QDateTime at = start;
+        for (int i = 0; i < strangers; ++i) {
+            at = at.addSecs(10);
+            const QString stranger = QStringLiteral("stranger-%1").arg(i);
+            activity.onCallState(CallState::Ringing, stranger, EndReason::None, false, at);
+            activity.onCallState(CallState::Ended, stranger, EndReason::Cancelled, false, at);
+        }
+        const auto notes = activity.notes(at);
+        QVERIFY2(notes.size() <= 1000, qPrintable(QString::number(notes.size())));
+        QCOMPARE(activity.noteFor(carol, at).text, QStringLiteral("in call"));
+        QVERIFY(
+            activity.noteFor(QStringLiteral("stranger-%1").arg(strangers - 1), at).needsAttention);
     }
 };
 
