@@ -1,11 +1,18 @@
 #!/usr/bin/env bash
 # Re-pins tor-bundle/manifest after a deliberate tor update.
 #   tor-bundle/update-manifest.sh                       linux lines from the installed Debian packages
+#   tor-bundle/update-manifest.sh --out FILE            the same, written to FILE instead (a
+#                                                       build's own manifest: onionvoice-dev.sh)
 #   tor-bundle/update-manifest.sh --expert-bundle VER   Windows/macOS lines from the Tor Project's
 #                                                       signed checksum list of Tor Browser VER
 # Review the diff (git diff tor-bundle/manifest) before committing it.
 set -euo pipefail -f
 manifest=$(cd "$(dirname "$0")" && pwd)/manifest
+out=$manifest
+if [ "${1:-}" = "--out" ]; then
+    out=${2:?usage: update-manifest.sh --out FILE}
+    shift 2
+fi
 new=$(mktemp)
 trap 'rm -f "$new"' EXIT
 
@@ -53,5 +60,5 @@ else
         fi
     done < "$manifest" > "$new"
 fi
-cp "$new" "$manifest"
-git -C "$(dirname "$manifest")" diff --stat -- manifest || true
+cp "$new" "$out"
+[ "$out" != "$manifest" ] || git -C "$(dirname "$manifest")" diff --stat -- manifest || true

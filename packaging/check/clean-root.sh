@@ -12,7 +12,9 @@ kind=${1:?usage: clean-root.sh deb|bundle BUILD}
 build=$(cd "${2:?usage: clean-root.sh deb|bundle BUILD}" && pwd)
 mirror=${ONIONVOICE_DEBIAN_MIRROR:-http://deb.debian.org}
 suite=bookworm
-tor_version=$(awk '$1 == "tor-version" { print $2 }' "$here/../../tor-bundle/manifest")
+# The tor the build staged: the tracked pin, or the build's own manifest (onionvoice-dev.sh).
+manifest=$(sed -n 's/^ONIONVOICE_TOR_MANIFEST:FILEPATH=//p' "$build/CMakeCache.txt" 2>/dev/null)
+tor_version=$(awk '$1 == "tor-version" { print $2 }' "${manifest:-$here/../../tor-bundle/manifest}")
 started=$(date +%s)
 
 # Every product check runs in the root. They were first probed on the build tree and skipped as

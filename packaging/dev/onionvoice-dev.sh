@@ -9,45 +9,105 @@ cd "$here"
 
 packages=(cmake ninja-build pkg-config g++ qt6-base-dev qt6-charts-dev qt6-svg-dev qt6-tools-dev
     libopus-dev portaudio19-dev libsodium-dev libqrencode-dev libspeexdsp-dev
-    libwebrtc-audio-processing-dev tor clang libclang-rt-14-dev python3 python3-venv python3-dev
-    pulseaudio pulseaudio-utils libasound2-plugins espeak-ng sox procps time clang-format
+    libwebrtc-audio-processing-dev tor clang python3 python3-venv python3-dev
+    pulseaudio-utils libasound2-plugins espeak-ng sox procps time clang-format
     tor-geoipdb obfs4proxy snowflake-client dpkg-dev file lintian desktop-file-utils appstream
     librsvg2-bin patchelf mmdebstrap
     libqt6opengl6-dev libzbar-dev qt6-l10n-tools xvfb xauth strace iproute2 dbus-daemon)
 
-install_packages() {
-    local missing=()
-    for p in "${packages[@]}"; do
-        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-    done
-    [ ${#missing[@]} -eq 0 ] && return 0
-    local sudo=()
-    [ "$(id -u)" -ne 0 ] && sudo=(sudo)
-    echo "Installing: ${missing[*]}"
-    "${sudo[@]}" apt-get update -q
-    DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"
+sudo=()
+[ "$(id -u)" -ne 0 ] && sudo=(sudo)
+
+installed() {
+    dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"
 }
 
-# Every build stages the tor that tor-bundle/manifest pins by SHA-256 (Debian 12's build) and
-# refuses any other. Said here, before a build that would stop at it: on Ubuntu, or once Debian
-# ships a newer tor, the installed one differs.
-check_pinned_tor() {
-    local pinned installed
-    for pinned in $(awk '$1 == "linux" && $3 == "required" { print $6 }' tor-bundle/manifest | sort -u); do
-        installed=$(dpkg-query -W -f='${Version}' "${pinned%%=*}" 2>/dev/null || true)
-        if [ "$installed" != "${pinned#*=}" ]; then
-            echo "tor-bundle/manifest pins ${pinned}, but ${pinned%%=*} ${installed:-(none)} is installed:" >&2
-            echo "the build refuses any other tor. Install the pinned version, or check the new one" >&2
-            echo "and re-pin it with tor-bundle/update-manifest.sh." >&2
-            exit 1
-        fi
+# The sound server: the tests start a private PulseAudio daemon (tests/media/pulse_fixture.sh).
+# Where PipeWire is the system's (GNOME on Debian 12 and Ubuntu), the pulseaudio package
+# conflicts with pipewire-audio, and installing it would remove PipeWire and the desktop's
+# metapackages with it; the app itself plays through PipeWire's PulseAudio service as it is.
+sound_server() { # sound_server start|test
+    if ! installed pipewire-audio && ! installed pipewire-pulse; then
+        packages+=(pulseaudio)
+    elif [ "$1" = test ]; then
+        echo "PipeWire is this machine's sound server. The tests need a private PulseAudio daemon," >&2
+        echo "and installing pulseaudio would remove PipeWire (and the desktop's metapackages)." >&2
+        echo "Run the tests in a container or virtual machine (CI runs them on a plain Debian 12)." >&2
+        exit 1
+    fi
+}
+
+# The sanitizer build's runtime belongs to the clang that is installed (Debian 12's 14, Ubuntu
+# 24.04's 18).
+clang_runtime() {
+    local major
+    major=$(clang --version | sed -n 's/.*clang version \([0-9]*\)\..*/\1/p' | head -n1)
+    packages+=("libclang-rt-$major-dev")
+}
+
+install_packages() {
+    local missing=() p had_tor=yes
+    installed tor || had_tor=no
+    for p in "${packages[@]}"; do
+        installed "$p" || missing+=("$p")
     done
+    [ ${#missing[@]} -eq 0 ] && return 0
+    echo "Installing: ${missing[*]}"
+    "${sudo[@]}" apt-get update -q
+    "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive \
+        apt-get install -y -q --no-install-recommends "${missing[@]}"
+    # The tor package is here for its files (staged into the build, run by the test network);
+    # Debian enables its system service, which would connect this machine to the Tor network at
+    # every boot, through a tor OnionVoice never uses.
+    if [ "$had_tor" = no ] && [ -d /run/systemd/system ]; then
+        echo "Disabling the system tor service the tor package enabled (OnionVoice runs its own)."
+        "${sudo[@]}" systemctl disable --now tor.service || true
+    fi
+}
+
+# Every build stages the tor its manifest pins by SHA-256, and refuses any other. The tracked pin,
+# tor-bundle/manifest, is Debian 12's build; where the installed tor differs (Debian has shipped
+# a newer one since, or another distribution is in use), this build stages the installed tor,
+# pinned in a manifest of its own, and says so. Release packages are built from the tracked pin.
+tor_manifest=()
+choose_tor_manifest() {
+    local pinned version differs=""
+    for pinned in $(awk '$1 == "linux" && $3 == "required" { print $6 }' tor-bundle/manifest | sort -u); do
+        version=$(dpkg-query -W -f='${Version}' "${pinned%%=*}" 2>/dev/null || true)
+        [ "$version" = "${pinned#*=}" ] || differs+=" ${pinned%%=*} ${version:-(none)} (pinned: ${pinned#*=})"
+    done
+    if [ -z "$differs" ]; then
+        tor_manifest=(-DONIONVOICE_TOR_MANIFEST="$here/tor-bundle/manifest")
+        return 0
+    fi
+    mkdir -p build
+    tor-bundle/update-manifest.sh --out build/tor-manifest.local
+    echo "tor-bundle/manifest pins another tor than the one installed:$differs." >&2
+    echo "This build stages the installed tor (build/tor-manifest.local). To ship it, check it and" >&2
+    echo "re-pin with tor-bundle/update-manifest.sh." >&2
+    tor_manifest=(-DONIONVOICE_TOR_MANIFEST="$here/build/tor-manifest.local")
+}
+
+# The package checks run `sudo mmdebstrap` some 15 minutes into the tests, where a password
+# prompt would wait unseen among ctest's lines: asked for now, and kept fresh meanwhile.
+sudo_keeper=""
+keep_sudo() {
+    [ ${#sudo[@]} -gt 0 ] || return 0
+    if ! sudo -v; then
+        echo "Without sudo the package checks in a fresh Debian root (package_deb, package_bundle) fail." >&2
+        return 0
+    fi
+    (while sleep 60; do sudo -n -v 2>/dev/null || exit 0; done) &
+    sudo_keeper=$!
+}
+stop_keeping_sudo() {
+    [ -z "$sudo_keeper" ] || kill "$sudo_keeper" 2>/dev/null || true
 }
 
 configure() { # configure DIR [cmake options...]
     local dir=$1
     shift
-    cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >/dev/null
+    cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "${tor_manifest[@]}" "$@" >/dev/null
 }
 
 build() { # build DIR [cmake options...]
@@ -57,15 +117,19 @@ build() { # build DIR [cmake options...]
 
 case "${1:-}" in
 start)
+    sound_server start
     install_packages
-    check_pinned_tor
+    choose_tor_manifest
     build build
     shift
     exec packaging/dev/demo.sh build "$@"
     ;;
 test)
+    sound_server test
     install_packages
-    check_pinned_tor
+    clang_runtime
+    install_packages
+    choose_tor_manifest
     build build
     # Unit tests again under AddressSanitizer + UndefinedBehaviorSanitizer, and the fuzz targets,
     # in build-asan/. Only what those tests run is built there: 412 of the tree's 515 build steps,
@@ -87,11 +151,14 @@ test)
     sanitizer_build=$!
     stop_sanitizer_build() {
         kill -- "-$sanitizer_build" 2>/dev/null || kill "$sanitizer_build" 2>/dev/null || true
+        stop_keeping_sudo
     }
     trap stop_sanitizer_build EXIT
     trap 'exit 130' INT
     trap 'exit 143' TERM
+    keep_sudo
     (cd build && ctest --output-on-failure --no-tests=error -j 2 --timeout 900)
+    stop_keeping_sudo
     wait "$sanitizer_build" || {
         cat build-asan/build.log
         exit 1
