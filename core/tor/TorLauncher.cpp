@@ -46,6 +46,20 @@ QString torsLastWords(const QStringList& lines) {
     return said.mid(std::max<qsizetype>(0, said.size() - kKeptWords)).join(QStringLiteral("; "));
 }
 
+// What of tor's words goes to our log, which a desktop session keeps in its journal: tor quotes
+// the value it could not parse ("Error parsing Bridge address '198.51.100.7:44x3'"), and a bridge
+// address is what a user in a censored network must keep to themselves. The window shows the
+// words whole (the user needs them to find the typo); the log gets them without quoted values or
+// addresses.
+QString scrubbedForLog(QString words) {
+    static const QRegularExpression quoted(QStringLiteral(R"('[^']*'|"[^"]*")"));
+    static const QRegularExpression address(
+        QStringLiteral(R"(\b[1-9]\d{0,2}(\.\d{1,3}){3}(:\d+)?\b|\[[0-9A-Fa-f:.]+\](:\d+)?)"));
+    words.replace(quoted, QStringLiteral("[scrubbed]"));
+    words.replace(address, QStringLiteral("[scrubbed]"));
+    return words;
+}
+
 // A configuration tor cannot parse is refused again on every restart. Not every "Reading config
 // failed" is one: an earlier tor still holding the data directory (ours, in the seconds before it
 // notices that its owner died) ends the same way, and a restart a moment later works.
@@ -138,7 +152,7 @@ void TorLauncher::forgetProcess() {
 }
 
 void TorLauncher::failPermanently(const QString& reason) {
-    qCWarning(lcTor).noquote() << "tor failed:" << reason;
+    qCWarning(lcTor).noquote() << "tor failed:" << scrubbedForLog(reason);
     failureReason_ = reason;
     pollTimer_.stop();
     restartTimer_.stop();
@@ -473,7 +487,8 @@ void TorLauncher::handleFailure(const QString& reason) {
     // Doubling per failure, the exponent bounded: a configured limit above 31 failures would
     // shift past the int.
     const auto delay = config_.restartBackoff * (1 << std::min(consecutiveFailures_ - 1, 10));
-    qCWarning(lcTor).noquote() << detailed << "- restarting tor in" << delay.count() << "ms";
+    qCWarning(lcTor).noquote() << scrubbedForLog(detailed) << "- restarting tor in" << delay.count()
+                               << "ms";
     failureReason_ = detailed;
     bootstrap_ = {}; // the next tor starts from nothing (the window showed the dead one's)
     setState(State::Starting);

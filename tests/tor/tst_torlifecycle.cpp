@@ -409,6 +409,49 @@ private slots:
         QVERIFY(restarts.isEmpty());
     }
 
+    // A bridge address is what a user in a censored network keeps to themselves; tor quotes the
+    // one it could not parse, and the log (a desktop session's journal) had it. The window's
+    // reason keeps tor's words whole: the user needs them to find the typo.
+    void aBridgeAddressTorQuotesStaysOutOfTheLog_data() {
+        QTest::addColumn<QByteArray>("log");
+        QTest::newRow("refused configuration")
+            << QByteArray("Nov 29 07:30:00.001 [warn] Error parsing Bridge address "
+                          "'198.51.100.7:44x3'\n"
+                          "Nov 29 07:30:00.002 [warn] Failed to parse/validate config: Bridge line "
+                          "did not parse. See logs for details.\n"
+                          "Nov 29 07:30:00.003 [err] Reading config failed--see warnings above.\n");
+        QTest::newRow("restarts") << QByteArray(
+            "Nov 29 07:30:00.001 [warn] Proxy Client: unable to connect OR connection (handshaking "
+            "(proxy)) with 198.51.100.7:44 ID=<none> RSA_ID=ABCD\n"
+            "Nov 29 07:30:00.002 [err] tor_assertion_failed_(): Bug: [2001:db8::7]:443\n");
+    }
+    void aBridgeAddressTorQuotesStaysOutOfTheLog() {
+        QFETCH(QByteArray, log);
+        QTemporaryDir dir;
+        TorLaunchConfig config;
+        config.dataDirectory = dir.path();
+        config.torExecutableSetting = failingTor(dir, log);
+        config.restartBackoff = std::chrono::milliseconds(10);
+        config.maxConsecutiveFailures = 1;
+        static QStringList logged;
+        logged.clear();
+        const QtMessageHandler previous =
+            qInstallMessageHandler([](QtMsgType, const QMessageLogContext&,
+                                      const QString& message) { logged.append(message); });
+        const auto restore = qScopeGuard([previous] { qInstallMessageHandler(previous); });
+        TorLauncher launcher(config);
+        launcher.start();
+        QTRY_COMPARE_WITH_TIMEOUT(launcher.state(), TorLauncher::State::Failed, 20000);
+        QVERIFY2(launcher.failureReason().contains(QStringLiteral("198.51.100.7")),
+                 qPrintable(launcher.failureReason()));
+        QVERIFY(!logged.isEmpty());
+        for (const QString& message : std::as_const(logged)) {
+            QVERIFY2(!message.contains(QStringLiteral("198.51.100.7")) &&
+                         !message.contains(QStringLiteral("2001:db8")),
+                     qPrintable(message));
+        }
+    }
+
     // ... but not every "Reading config failed" is such a configuration: an earlier tor still
     // holding the data directory (ours, in the seconds before it notices that its owner died)
     // ends the same way, and the restart a moment later works (a review found it failing for
