@@ -1,6 +1,7 @@
 // onionvoice-cli: headless calls and tools. `id`, `serve`, `call` and `contacts` drive the call
 // engine (Commands.h); `audio-loop` pushes speech through the audio engine (and optionally a
 // simulated multipath network replaying a link trace) and prints quality as JSON.
+#include "../NoCoreDumps.h"
 #include "../PrivateFileMode.h"
 #include "../ProcessListSecrets.h"
 #include "AudioLoop.h"
@@ -197,6 +198,7 @@ int audioLoop(const QStringList& arguments) {
 
 int main(int argc, char** argv) {
     onionvoice::app::restrictFileCreationMask();
+    onionvoice::app::disableCoreDumps();
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName("onionvoice-cli");
     QCoreApplication::setApplicationVersion(QStringLiteral(ONIONVOICE_VERSION));

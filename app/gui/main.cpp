@@ -1,6 +1,7 @@
 // onionvoice: the desktop app. Without options it uses the real Tor network; --testnet runs it
 // on the private network of tests/testnet (demo mode); --self-test checks the machine.
 #include "../DataDirectory.h"
+#include "../NoCoreDumps.h"
 #include "../PrivateFileMode.h"
 #include "../ProcessListSecrets.h"
 #include "../TestNetworkTorrc.h"
@@ -25,6 +26,7 @@ using onionvoice::app::InstanceGuard;
 
 int main(int argc, char** argv) {
     onionvoice::app::restrictFileCreationMask();
+    onionvoice::app::disableCoreDumps();
     // The self-test must run without a display, so the platform is chosen before Qt starts.
     for (int i = 1; i < argc; ++i)
         if (std::strcmp(argv[i], "--self-test") == 0 &&

@@ -1,6 +1,6 @@
 // How onionvoice-cli and the desktop app end on their own: a tor that never connects is given up
 // with exit code 5 (a real tor kept offline by DisableNetwork), and SIGTERM stops the app as its
-// Quit does. No network needed.
+// Quit does; neither can leave a core dump. No network needed.
 #include "StandInTor.h"
 
 #include <QDir>
@@ -63,6 +63,53 @@ private slots:
         QVERIFY2(errors.contains("did not connect to the Tor network within 3 s") &&
                      errors.contains("0%"),
                  qPrintable(errors));
+    }
+
+    // Contacts' access keys and bridge lines live in ordinary memory: a crash (a sound driver's
+    // too) wrote them into a core file, which systemd-coredump keeps for days. Neither program
+    // may leave one: its core size is 0 while it runs.
+    void neitherProgramLeavesACoreDump_data() {
+        QTest::addColumn<QString>("program");
+        QTest::newRow("onionvoice-cli") << QStringLiteral(ONIONVOICE_CLI);
+#ifdef ONIONVOICE_GUI
+        QTest::newRow("onionvoice") << QStringLiteral(ONIONVOICE_GUI);
+#endif
+    }
+    void neitherProgramLeavesACoreDump() {
+        QFETCH(QString, program);
+        if (!QFile::exists(QStringLiteral("/proc/self/limits")))
+            QSKIP("no /proc/PID/limits here");
+        QTemporaryDir dir;
+        const QString data = dir.filePath("data");
+        QVERIFY(QDir().mkpath(data));
+        QStringList arguments{"--data-dir", data};
+        if (program == QLatin1String(ONIONVOICE_CLI)) {
+            arguments.prepend(QStringLiteral("serve"));
+            arguments << "--tor" << waitingTor(dir);
+        } else {
+            QFile settings(data + "/settings.ini");
+            QVERIFY(settings.open(QIODevice::WriteOnly));
+            settings.write("[tor]\npath=" + waitingTor(dir).toUtf8() + "\n");
+        }
+        QProcess running;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert("QT_QPA_PLATFORM", "offscreen");
+        running.setProcessEnvironment(env);
+        running.start(program, arguments);
+        QVERIFY(running.waitForStarted());
+        const auto stop = qScopeGuard([&running] {
+            running.kill();
+            running.waitForFinished();
+        });
+        // Past main()'s first lines: its tor is being started.
+        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(data + "/tor/torrc"), 20000);
+        QFile limits(QStringLiteral("/proc/%1/limits").arg(running.processId()));
+        QVERIFY(limits.open(QIODevice::ReadOnly));
+        const QString text = QString::fromLatin1(limits.readAll());
+        const auto line = text.split('\n').filter(QStringLiteral("Max core file size"));
+        QCOMPARE(line.size(), 1);
+        QVERIFY2(line[0].simplified().startsWith(QStringLiteral("Max core file size 0 0")),
+                 qPrintable(line[0]));
     }
 
 #ifdef ONIONVOICE_GUI
