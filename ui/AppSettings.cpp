@@ -1,6 +1,7 @@
 // Reading and writing the settings.
 #include "AppSettings.h"
 
+#include "call/SavedTorChoices.h"
 #include "multipath/SchedulingPolicy.h"
 
 #include <QCoreApplication>
@@ -11,30 +12,11 @@ namespace onionvoice::ui {
 
 Q_LOGGING_CATEGORY(lcSettings, "onionvoice.ui.settings")
 
-QString presetKey(tor::SecurityPreset preset) {
-    switch (preset) {
-    case tor::SecurityPreset::Standard:
-        return QStringLiteral("standard");
-    case tor::SecurityPreset::MoreGuards:
-        return QStringLiteral("more-guards");
-    case tor::SecurityPreset::OneWayHotline:
-        return QStringLiteral("hotline");
-    }
-    return {};
-}
-
-std::optional<tor::SecurityPreset> presetFromKey(const QString& key) {
-    for (auto p : {tor::SecurityPreset::Standard, tor::SecurityPreset::MoreGuards,
-                   tor::SecurityPreset::OneWayHotline})
-        if (presetKey(p) == key)
-            return p;
-    return std::nullopt;
-}
-
 AppSettings AppSettings::load(QSettings& store, QStringList* problems) {
     AppSettings s;
-    s.preset = presetFromKey(store.value("security/preset").toString()).value_or(s.preset);
-    s.access = store.value("security/contactsOnly", false).toBool()
+    s.preset =
+        tor::presetFromKey(store.value(call::settings_key::kPreset).toString()).value_or(s.preset);
+    s.access = store.value(call::settings_key::kContactsOnly, false).toBool()
                    ? call::ServiceAccess::ContactsOnly
                    : call::ServiceAccess::Open;
     // Absent (a first start) strangers ring, the default. Anything else but the two words the app
@@ -59,7 +41,7 @@ AppSettings AppSettings::load(QSettings& store, QStringList* problems) {
     s.links = std::clamp(store.value("call/links", s.links).toInt(), 1, 12);
     const auto [lowest, highest] = s.acceptedBitrates();
     s.bitrate = std::clamp(store.value("call/bitrate", s.bitrate).toInt(), lowest, highest);
-    s.useBridges = store.value("tor/useBridges", false).toBool();
+    s.useBridges = store.value(call::settings_key::kUseBridges, false).toBool();
     s.bridgeLines = store.value("tor/bridges").toStringList();
     s.torPath = store.value("tor/path").toString();
     return s;
@@ -88,8 +70,8 @@ QString AppSettings::unreadable(QSettings& store) {
 }
 
 bool AppSettings::save(QSettings& store, QString* error) const {
-    store.setValue("security/preset", presetKey(preset));
-    store.setValue("security/contactsOnly", access == call::ServiceAccess::ContactsOnly);
+    store.setValue(call::settings_key::kPreset, tor::presetKey(preset));
+    store.setValue(call::settings_key::kContactsOnly, access == call::ServiceAccess::ContactsOnly);
     store.setValue("security/unknownCallers",
                    unknownCallers == call::UnknownCallers::Refuse ? "refuse" : "ring");
     store.setValue("audio/input", inputDevice);
@@ -97,7 +79,7 @@ bool AppSettings::save(QSettings& store, QString* error) const {
     store.setValue("call/bitrate", bitrate);
     store.setValue("call/policy", policy);
     store.setValue("call/links", links);
-    store.setValue("tor/useBridges", useBridges);
+    store.setValue(call::settings_key::kUseBridges, useBridges);
     store.setValue("tor/bridges", bridgeLines);
     store.setValue("tor/path", torPath);
     store.sync();

@@ -69,7 +69,4 @@ private:
     AppSettings chosen_, running_;
 };
 
-QString presetKey(tor::SecurityPreset preset);
-std::optional<tor::SecurityPreset> presetFromKey(const QString& key);
-
 } // namespace onionvoice::ui

@@ -70,8 +70,8 @@ SettingsDialog::SettingsDialog(const AppSettings& current, SettingsEnvironment e
     preset_->setObjectName(QStringLiteral("presetCombo"));
     for (auto p : {tor::SecurityPreset::Standard, tor::SecurityPreset::MoreGuards,
                    tor::SecurityPreset::OneWayHotline})
-        preset_->addItem(presetName(p), presetKey(p));
-    preset_->setCurrentIndex(preset_->findData(presetKey(current.preset)));
+        preset_->addItem(presetName(p), tor::presetKey(p));
+    preset_->setCurrentIndex(preset_->findData(tor::presetKey(current.preset)));
     tradeoff_ = new QLabel(this);
     tradeoff_->setWordWrap(true);
     tradeoff_->setTextFormat(Qt::PlainText);
@@ -242,13 +242,13 @@ void SettingsDialog::setFocusToBridges() {
 }
 
 void SettingsDialog::showPresetTradeoff() {
-    const auto preset = presetFromKey(preset_->currentData().toString());
+    const auto preset = tor::presetFromKey(preset_->currentData().toString());
     tradeoff_->setText(preset ? tor::describePreset(*preset).tradeoff : QString());
 }
 
 AppSettings SettingsDialog::settings() const {
     AppSettings s = initial_;
-    s.preset = presetFromKey(preset_->currentData().toString()).value_or(s.preset);
+    s.preset = tor::presetFromKey(preset_->currentData().toString()).value_or(s.preset);
     s.access =
         contactsOnly_->isChecked() ? call::ServiceAccess::ContactsOnly : call::ServiceAccess::Open;
     s.unknownCallers =

@@ -35,6 +35,10 @@ QString torStateName(tor::TorLauncher::State state) {
 CommandSession::CommandSession(SessionConfig session, call::EngineConfig engine, QObject* parent)
     : QObject(parent)
     , config_(std::move(session))
+    , serviceChoices_{{"access", engine.access == call::ServiceAccess::ContactsOnly
+                                     ? QStringLiteral("contacts-only")
+                                     : QStringLiteral("open")},
+                      {"preset", tor::presetKey(engine.preset)}}
     , engine_(std::make_unique<call::CallEngine>(std::move(engine))) {
     clock_.start();
     statisticsTimer_.setInterval(1s);
@@ -73,8 +77,10 @@ void CommandSession::start() {
     if (config_.unknownCallersChosen)
         engine_->setUnknownCallers(*config_.unknownCallersChosen);
     bootstrapDeadline_.start(config_.bootstrapTimeout);
+    QJsonObject identity = serviceChoices_;
+    identity.insert("address", engine_->address());
     announce(QStringLiteral("identity"), QStringLiteral("address: %1").arg(engine_->address()),
-             {{"address", engine_->address()}});
+             identity);
 }
 
 void CommandSession::logEvent(const char* name) {

@@ -71,6 +71,9 @@ private:
     void finish(ExitCode code);
 
     SessionConfig config_;
+    // How the service is offered (the identity event's access and preset): what the command line
+    // and the desktop app's saved choices made of it.
+    QJsonObject serviceChoices_;
     std::unique_ptr<call::CallEngine> engine_;
     Phase phase_ = Phase::Starting;
     QElapsedTimer clock_;

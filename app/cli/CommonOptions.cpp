@@ -3,6 +3,7 @@
 
 #include "../DataDirectory.h"
 #include "../TestNetworkTorrc.h"
+#include "call/SavedTorChoices.h"
 #include "multipath/SchedulingPolicy.h"
 
 #include <QDir>
@@ -12,16 +13,6 @@
 
 namespace onionvoice::cli {
 namespace {
-
-std::optional<tor::SecurityPreset> presetNamed(const QString& name) {
-    if (name == QLatin1String("standard"))
-        return tor::SecurityPreset::Standard;
-    if (name == QLatin1String("more-guards"))
-        return tor::SecurityPreset::MoreGuards;
-    if (name == QLatin1String("hotline"))
-        return tor::SecurityPreset::OneWayHotline;
-    return std::nullopt;
-}
 
 std::optional<std::uint8_t> policyIndex(const QString& name) {
     const auto names = multipath::policyNames();
@@ -47,10 +38,12 @@ CommonOptions::CommonOptions(QCommandLineParser& parser)
                "Join the private Tor network that tests/testnet/testnet.py started in DIR.", "DIR")
     , preset_("preset",
               "Security preset: standard, more-guards, or hotline (the one-way hotline: your "
-              "service is single-hop and not anonymous; your callers stay anonymous).",
+              "service is single-hop and not anonymous; your callers stay anonymous). Default: "
+              "the desktop app's for the data directory, else standard.",
               "NAME", "standard")
     , contactsOnly_("contacts-only",
-                    "Only allowlisted contacts holding a key can reach this service.")
+                    "Only allowlisted contacts holding a key can reach this service (always so "
+                    "where the desktop app has chosen it for the data directory).")
     , unknownCallers_("unknown-callers", "Callers not in the contacts: ring or refuse.", "MODE",
                       "ring")
     , policy_("policy", "Multipath policy proposed for calls: " + policyList() + ".", "NAME",
@@ -103,6 +96,39 @@ std::optional<QStringList> CommonOptions::testNetworkTorrcLines(const QString& d
     return lines;
 }
 
+// The desktop app's choices in the same data directory (call/SavedTorChoices.h): its preset
+// unless --preset is given, contacts only, and no tor without the bridges it uses (the CLI has
+// none to give it). A private test network has no censor to hide from.
+bool CommonOptions::honourSavedChoices(const QCommandLineParser& parser, call::EngineConfig* e,
+                                       OptionError* error) const {
+    QString problem;
+    const auto saved = call::readSavedTorChoices(e->dataDirectory, &problem);
+    if (!problem.isEmpty()) {
+        *error = {ExitCode::Failure,
+                  QStringLiteral("%1: the desktop app's choices for this data directory (bridges, "
+                                 "contacts only) are unknown; open it in the app, or give "
+                                 "--data-dir another directory")
+                      .arg(problem)};
+        return false;
+    }
+    if (!saved)
+        return true;
+    if (saved->useBridges && !parser.isSet(testnet_)) {
+        *error = {ExitCode::TorFailed,
+                  QStringLiteral("the desktop app reaches Tor through bridges from %1, and "
+                                 "onionvoice-cli has none: its tor would connect to the Tor "
+                                 "network directly. Use the app, or give --data-dir another "
+                                 "directory")
+                      .arg(e->dataDirectory)};
+        return false;
+    }
+    if (!parser.isSet(preset_))
+        e->preset = saved->preset;
+    if (saved->contactsOnly)
+        e->access = call::ServiceAccess::ContactsOnly;
+    return true;
+}
+
 std::optional<CommonSettings> CommonOptions::read(const QCommandLineParser& parser,
                                                   OptionError* error) const {
     CommonSettings s;
@@ -126,7 +152,7 @@ std::optional<CommonSettings> CommonOptions::read(const QCommandLineParser& pars
         }
         e.extraTorrcLines = *lines;
     }
-    const auto preset = presetNamed(parser.value(preset_));
+    const auto preset = tor::presetFromKey(parser.value(preset_));
     if (!preset) {
         *error = {ExitCode::Usage,
                   QStringLiteral("--preset %1: expected standard, more-guards or hotline")
@@ -136,6 +162,8 @@ std::optional<CommonSettings> CommonOptions::read(const QCommandLineParser& pars
     e.preset = *preset;
     e.access =
         parser.isSet(contactsOnly_) ? call::ServiceAccess::ContactsOnly : call::ServiceAccess::Open;
+    if (!honourSavedChoices(parser, &e, error))
+        return std::nullopt;
     s.unknownCallersChosen = parser.isSet(unknownCallers_);
     const QString unknown = parser.value(unknownCallers_);
     if (unknown == QLatin1String("ring"))

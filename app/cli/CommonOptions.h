@@ -48,6 +48,9 @@ public:
                                                             QString* error);
 
 private:
+    bool honourSavedChoices(const QCommandLineParser& parser, call::EngineConfig* engine,
+                            OptionError* error) const;
+
     QCommandLineOption dataDir_, tor_, testnet_, preset_, contactsOnly_, unknownCallers_, policy_,
         links_, bitrate_, json_;
 };

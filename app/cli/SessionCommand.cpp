@@ -23,7 +23,8 @@ namespace {
 using AudioFactory = std::function<std::unique_ptr<media::AudioBackend>(QString* error)>;
 
 const QString kSessionHelp = QStringLiteral(
-    "\nJSON output (--json): one object per line with an \"event\" field: identity, tor, ready "
+    "\nJSON output (--json): one object per line with an \"event\" field: identity (address, "
+    "access: open or contacts-only, preset), tor, ready "
     "(serve: the service is reachable), incoming (audio_problem: what the sound card lacks, "
     "empty when nothing), refused, state, statistics (once a second "
     "during a call), summary (after each call, with end_reason), impair, error.\n"

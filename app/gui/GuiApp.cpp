@@ -2,6 +2,7 @@
 #include "GuiApp.h"
 
 #include "DeviceSoundCheck.h"
+#include "call/SavedTorChoices.h"
 #include "media/PortAudioBackend.h"
 #include "media/WavFileBackend.h"
 #include "multipath/SchedulingPolicy.h"
@@ -66,7 +67,7 @@ ui::AppSettings loadSettings(const QString& file, QStringList* problems, QString
 GuiApp::GuiApp(GuiOptions options, QObject* parent)
     : QObject(parent)
     , options_(std::move(options))
-    , settingsFile_(QDir(options_.dataDirectory).filePath(QStringLiteral("settings.ini")))
+    , settingsFile_(QDir(options_.dataDirectory).filePath(call::kSettingsFileName))
     , settings_(loadSettings(settingsFile_, &settingsProblems_, &settingsUnreadable_)) {
     devices_->set(settings_.chosen().inputDevice, settings_.chosen().outputDevice);
     window_ = std::make_unique<ui::MainWindow>(&host_);

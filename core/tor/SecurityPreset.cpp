@@ -44,4 +44,24 @@ QStringList clientTorrcLines(SecurityPreset preset) {
     return {};
 }
 
+QString presetKey(SecurityPreset preset) {
+    switch (preset) {
+    case SecurityPreset::Standard:
+        return QStringLiteral("standard");
+    case SecurityPreset::MoreGuards:
+        return QStringLiteral("more-guards");
+    case SecurityPreset::OneWayHotline:
+        return QStringLiteral("hotline");
+    }
+    return {};
+}
+
+std::optional<SecurityPreset> presetFromKey(const QString& key) {
+    for (auto p :
+         {SecurityPreset::Standard, SecurityPreset::MoreGuards, SecurityPreset::OneWayHotline})
+        if (presetKey(p) == key)
+            return p;
+    return std::nullopt;
+}
+
 } // namespace onionvoice::tor

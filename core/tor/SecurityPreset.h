@@ -4,6 +4,7 @@
 
 #include <QString>
 #include <QStringList>
+#include <optional>
 
 namespace onionvoice::tor {
 
@@ -19,6 +20,11 @@ struct PresetDescription {
 };
 
 PresetDescription describePreset(SecurityPreset preset);
+
+// The preset's name in settings.ini and on onionvoice-cli's command line (--preset): standard,
+// more-guards, hotline.
+QString presetKey(SecurityPreset preset);
+std::optional<SecurityPreset> presetFromKey(const QString& key);
 
 // Options for the app's own tor (the one that dials and, except for the hotline, publishes).
 QStringList clientTorrcLines(SecurityPreset preset);

@@ -1,0 +1,34 @@
+// The choices about tor that the desktop app saves in a data directory's settings.ini and that
+// onionvoice-cli must honour when it runs a tor and a service from the same directory (its
+// default): bridges, contacts only, the security preset. The keys are written by ui/AppSettings
+// and read here; the CLI ignored them, so `onionvoice-cli call` of a user behind bridges had its
+// tor connect to the Tor network directly, and `serve` published an open service for a user who
+// had chosen contacts only.
+#pragma once
+
+#include "tor/SecurityPreset.h"
+
+#include <QString>
+#include <optional>
+
+namespace onionvoice::call {
+
+namespace settings_key {
+inline const QString kPreset = QStringLiteral("security/preset");
+inline const QString kContactsOnly = QStringLiteral("security/contactsOnly");
+inline const QString kUseBridges = QStringLiteral("tor/useBridges");
+} // namespace settings_key
+
+inline const QString kSettingsFileName = QStringLiteral("settings.ini");
+
+struct SavedTorChoices {
+    tor::SecurityPreset preset = tor::SecurityPreset::Standard;
+    bool contactsOnly = false;
+    bool useBridges = false;
+};
+
+// What `dataDirectory`'s settings.ini says: nullopt with an empty *problem when there is none,
+// nullopt with the reason when it cannot be read.
+std::optional<SavedTorChoices> readSavedTorChoices(const QString& dataDirectory, QString* problem);
+
+} // namespace onionvoice::call

@@ -1,0 +1,124 @@
+// onionvoice-cli on the desktop app's data directory (its default) honours what the app saved
+// in settings.ini: it never starts a tor without the bridges the app uses, it serves contacts
+// only where the app does, it takes the app's preset unless --preset is given, and it refuses a
+// settings file it cannot read. Before, it ignored the file: the tor of a user behind bridges
+// connected to the Tor network directly, and `serve` published an open service. No network
+// needed: the tor is a stand-in that never connects.
+#include "StandInTor.h"
+#include "call/SavedTorChoices.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QSettings>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace onionvoice;
+
+namespace {
+
+struct Run {
+    int exitCode = -1;
+    QJsonObject identity; // the identity event (--json), empty if none came
+    QString errors;
+};
+
+Run serve(const QString& data, const QStringList& extra, const QTemporaryDir& dir) {
+    QProcess cli;
+    cli.start(QStringLiteral(ONIONVOICE_CLI),
+              QStringList{"serve", "--json", "--tor", waitingTor(dir), "--data-dir", data,
+                          "--bootstrap-timeout", "2"} +
+                  extra);
+    if (!cli.waitForFinished(30000)) {
+        cli.kill();
+        cli.waitForFinished();
+        return {};
+    }
+    Run run{cli.exitStatus() == QProcess::NormalExit ? cli.exitCode() : -1,
+            {},
+            QString::fromUtf8(cli.readAllStandardError())};
+    for (const QByteArray& line : cli.readAllStandardOutput().split('\n'))
+        if (const QJsonObject event = QJsonDocument::fromJson(line).object();
+            event.value("event") == QLatin1String("identity"))
+            run.identity = event;
+    return run;
+}
+
+} // namespace
+
+class SavedChoicesTest : public QObject {
+    Q_OBJECT
+private slots:
+    void aTorBehindBridgesIsNotStartedWithout() {
+        QTemporaryDir dir;
+        const QString data = dir.filePath("data");
+        QVERIFY(QDir().mkpath(data));
+        {
+            QSettings app(data + "/" + call::kSettingsFileName, QSettings::IniFormat);
+            app.setValue(call::settings_key::kUseBridges, true);
+        }
+        const Run run = serve(data, {}, dir);
+        QCOMPARE(run.exitCode, 5);
+        QVERIFY2(run.errors.contains("bridges"), qPrintable(run.errors));
+        QVERIFY(!QFile::exists(data + "/tor/torrc")); // no tor was started
+    }
+
+    void theAppsServiceChoicesAreKept_data() {
+        QTest::addColumn<bool>("contactsOnly");
+        QTest::addColumn<QString>("preset");
+        QTest::addColumn<QStringList>("extra");
+        QTest::addColumn<QString>("access");
+        QTest::addColumn<QString>("presetUsed");
+        QTest::newRow("no settings.ini") << false << QString() << QStringList{} << "open"
+                                         << "standard";
+        QTest::newRow("contacts only") << true << QString() << QStringList{} << "contacts-only"
+                                       << "standard";
+        QTest::newRow("the app's preset") << false << "more-guards" << QStringList{} << "open"
+                                          << "more-guards";
+        QTest::newRow("--preset wins")
+            << false << "more-guards" << QStringList{"--preset", "standard"} << "open"
+            << "standard";
+    }
+    void theAppsServiceChoicesAreKept() {
+        QFETCH(bool, contactsOnly);
+        QFETCH(QString, preset);
+        QFETCH(QStringList, extra);
+        QFETCH(QString, access);
+        QFETCH(QString, presetUsed);
+        QTemporaryDir dir;
+        const QString data = dir.filePath("data");
+        QVERIFY(QDir().mkpath(data));
+        if (contactsOnly || !preset.isEmpty()) {
+            QSettings app(data + "/" + call::kSettingsFileName, QSettings::IniFormat);
+            app.setValue(call::settings_key::kContactsOnly, contactsOnly);
+            if (!preset.isEmpty())
+                app.setValue(call::settings_key::kPreset, preset);
+        }
+        const Run run = serve(data, extra, dir);
+        QCOMPARE(run.exitCode, 5); // the stand-in tor never connects
+        QVERIFY(!run.identity.isEmpty());
+        QCOMPARE(run.identity.value("access").toString(), access);
+        QCOMPARE(run.identity.value("preset").toString(), presetUsed);
+    }
+
+    // The app fails closed on a settings file it cannot read; so does the command line.
+    void anUnreadableSettingsFileIsRefused() {
+        QTemporaryDir dir;
+        const QString data = dir.filePath("data");
+        QVERIFY(QDir().mkpath(data));
+        QFile file(data + "/" + call::kSettingsFileName);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("[security]\ncontactsOnly=true\n[tor]\nuseBridges tr\xc3ue\n");
+        file.close();
+        const Run run = serve(data, {}, dir);
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY2(run.errors.contains("cannot be read"), qPrintable(run.errors));
+        QVERIFY(!QFile::exists(data + "/tor/torrc"));
+    }
+};
+
+QTEST_GUILESS_MAIN(SavedChoicesTest)
+#include "tst_savedchoices.moc"
