@@ -5,6 +5,7 @@
 #include "multipath/SchedulingPolicy.h"
 
 #include <QCoreApplication>
+#include <QDir>
 #include <QFileInfo>
 #include <QLoggingCategory>
 
@@ -53,8 +54,19 @@ QString AppSettings::unreadable(QSettings& store) {
     if (file.isSymLink() && !file.exists())
         return QCoreApplication::translate("AppSettings", "%1 cannot be read")
             .arg(store.fileName());
-    if (!file.exists())
+    if (!file.exists()) {
+        // Not a first start if an unreadable file was set aside and new settings never got
+        // saved in its place (a full disk): the defaults (no bridges, an open service, strangers
+        // ringing) would apply without a word.
+        const QStringList setAside = file.dir().entryList(
+            {file.fileName() + QStringLiteral(".unreadable-*")}, QDir::Files | QDir::System);
+        if (!setAside.isEmpty())
+            return QCoreApplication::translate(
+                       "AppSettings", "%1 is missing: the settings that could not be read were "
+                                      "set aside as %2, and new ones were never saved")
+                .arg(store.fileName(), file.dir().filePath(setAside.last()));
         return {}; // a first start
+    }
     // Qt parses the file when a key is first asked for, and only then says how it went.
     store.allKeys();
     switch (store.status()) {

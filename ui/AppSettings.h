@@ -31,8 +31,9 @@ struct AppSettings {
     // user (translated) for each such value.
     static AppSettings load(QSettings& store, QStringList* problems = nullptr);
     // Why the store's file cannot be trusted, or empty: it exists and could not be read whole (a
-    // line Qt cannot parse, a file this user may not read, a link to nothing). What Qt could not
-    // read reads as absent, and the defaults in its place are the least private choices.
+    // line Qt cannot parse, a file this user may not read, a link to nothing), or it is missing
+    // where an unreadable one was set aside. What Qt could not read reads as absent, and the
+    // defaults in its place are the least private choices.
     static QString unreadable(QSettings& store);
     // False with a translated reason when the file could not be written: the settings then hold
     // for this session only. QSettings keeps the first error it met, so use a fresh store each

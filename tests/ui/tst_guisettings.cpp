@@ -75,6 +75,27 @@ private slots:
                  qPrintable(said.first()));
     }
 
+    // Fault (a review found it): the unreadable file is set aside when the user saves new
+    // settings; when that save failed (a full disk), the next start found no settings.ini, took
+    // it for a first start, and started tor with the least private defaults without a word.
+    void unreadableSettingsSetAsideAndNeverReplacedStartNoTor() {
+        QTemporaryDir data;
+        QFile aside(data.filePath(QStringLiteral("settings.ini.unreadable-20261129T100000")));
+        QVERIFY(aside.open(QIODevice::WriteOnly));
+        aside.write("[tor]\nuseBridges tr\xc3ue\n");
+        aside.close();
+        gui::GuiApp app(gui::GuiOptions{data.path(), {}, {}, {}, {}, {}});
+        app.start();
+        QCOMPARE(app.host()->phase(), ui::EngineHost::Phase::Stopped);
+        QStringList said;
+        for (QMessageBox* box : app.window()->findChildren<QMessageBox*>())
+            said.append(box->text());
+        QCOMPARE(said.size(), 1);
+        QVERIFY2(said.first().contains(QStringLiteral("is missing")) &&
+                     said.first().contains(aside.fileName()),
+                 qPrintable(said.first()));
+    }
+
     // Fault: a settings.ini that could not be read whole (a line Qt cannot parse; a file restored
     // root-owned from a backup) read as the defaults, and tor started with them: no bridges, an
     // open service, strangers ringing, without a word. Tor now waits for the user to check and

@@ -4,18 +4,23 @@
 <context>
     <name>AppSettings</name>
     <message>
-        <location filename="../AppSettings.cpp" line="+50"/>
+        <location filename="../AppSettings.cpp" line="+33"/>
         <source>The saved choice of who may call (&quot;%1&quot;) is not one OnionVoice knows: unknown callers are refused until you choose in Settings.</source>
         <translation>Die gespeicherte Wahl, wer anrufen darf („%1“), kennt OnionVoice nicht: unbekannte Anrufer werden abgewiesen, bis Sie in den Einstellungen wählen.</translation>
     </message>
     <message>
         <location line="+22"/>
-        <location line="+10"/>
+        <location line="+21"/>
         <source>%1 cannot be read</source>
         <translation>%1 kann nicht gelesen werden</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="-12"/>
+        <source>%1 is missing: the settings that could not be read were set aside as %2, and new ones were never saved</source>
+        <translation>%1 fehlt: Die Einstellungen, die nicht gelesen werden konnten, wurden als %2 beiseitegelegt, und neue wurden nie gespeichert</translation>
+    </message>
+    <message>
+        <location line="+15"/>
         <source>%1 is damaged</source>
         <translation>%1 ist beschädigt</translation>
     </message>
@@ -33,7 +38,7 @@
 <context>
     <name>CallEngine</name>
     <message>
-        <location filename="../../core/call/CallEngineOutgoing.cpp" line="+36"/>
+        <location filename="../../core/call/CallEngineOutgoing.cpp" line="+40"/>
         <source>This is your own ID: you cannot call yourself.</source>
         <translation>Das ist Ihre eigene ID: Sie können sich nicht selbst anrufen.</translation>
     </message>
@@ -68,7 +73,7 @@
         <translation>Nur Kontakte dürfen anrufen, und noch kein Kontakt hat einen Zugangsschlüssel: Niemand kann Sie erreichen, bis Sie einen Link mit Zugangsschlüssel weitergeben (Teilen…).</translation>
     </message>
     <message>
-        <location line="+200"/>
+        <location line="+208"/>
         <source>The microphone stopped working.</source>
         <translation>Das Mikrofon funktioniert nicht mehr.</translation>
     </message>
@@ -83,7 +88,7 @@
         <translation>Audio konnte nicht starten: %1</translation>
     </message>
     <message>
-        <location line="-297"/>
+        <location line="-305"/>
         <source>no audio device</source>
         <translation>kein Audiogerät</translation>
     </message>
@@ -276,7 +281,7 @@
 <context>
     <name>ContactActivity</name>
     <message>
-        <location filename="../ContactActivity.cpp" line="+103"/>
+        <location filename="../ContactActivity.cpp" line="+118"/>
         <source>calling…</source>
         <translation>ruft an…</translation>
     </message>
@@ -469,7 +474,7 @@
         <translation>Ein Kontaktlink beginnt mit „onionvoice:“.</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+25"/>
         <source>The access key in the link is damaged.</source>
         <translation>Der Zugangsschlüssel im Link ist beschädigt.</translation>
     </message>
@@ -579,7 +584,7 @@
 <context>
     <name>PortAudioBackend</name>
     <message>
-        <location filename="../../core/media/PortAudioBackend.cpp" line="+85"/>
+        <location filename="../../core/media/PortAudioBackend.cpp" line="+86"/>
         <source>the sound system could not start: %1</source>
         <translation>das Audiosystem konnte nicht starten: %1</translation>
     </message>
@@ -604,7 +609,7 @@
         <translation>kein Lautsprecher gefunden</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+23"/>
         <source>microphone &quot;%1&quot; not found</source>
         <translation>Mikrofon „%1“ nicht gefunden</translation>
     </message>
@@ -748,7 +753,7 @@
 <context>
     <name>main</name>
     <message>
-        <location filename="../../app/gui/main.cpp" line="+47"/>
+        <location filename="../../app/gui/main.cpp" line="+49"/>
         <source>Anonymous voice calls over Tor onion services.</source>
         <translation>Anonyme Sprachanrufe über Tor-Onion-Dienste.</translation>
     </message>
@@ -852,7 +857,7 @@
 <context>
     <name>onionvoice::gui::GuiApp</name>
     <message>
-        <location filename="../../app/gui/GuiApp.cpp" line="+235"/>
+        <location filename="../../app/gui/GuiApp.cpp" line="+236"/>
         <source>Microphone: %1 · Speaker: %2</source>
         <translation>Mikrofon: %1 · Lautsprecher: %2</translation>
     </message>
@@ -976,7 +981,7 @@
 <context>
     <name>onionvoice::tor::TorLauncher</name>
     <message>
-        <location filename="../../core/tor/TorLauncherSetup.cpp" line="+120"/>
+        <location filename="../../core/tor/TorLauncherSetup.cpp" line="+140"/>
         <source>contains a line break or NUL</source>
         <translation>enthält einen Zeilenumbruch oder NUL</translation>
     </message>
@@ -1001,7 +1006,7 @@
         <translation>Die tor-Option %1 %2.</translation>
     </message>
     <message>
-        <location filename="../../core/tor/TorLauncher.cpp" line="+73"/>
+        <location filename="../../core/tor/TorLauncher.cpp" line="+88"/>
         <source>tor could not be started: %1</source>
         <translation>tor konnte nicht gestartet werden: %1</translation>
     </message>
@@ -1011,22 +1016,22 @@
         <translation>tor wurde nicht gefunden (gesucht in: %1). Installieren Sie tor oder setzen Sie ONIONVOICE_TOR auf seinen Pfad.</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location filename="../../core/tor/TorLauncherSetup.cpp" line="-83"/>
         <source>%1 --version did not answer</source>
         <translation>%1 --version hat nicht geantwortet</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+5"/>
         <source>%1 did not report a tor version</source>
         <translation>%1 hat keine tor-Version gemeldet</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+2"/>
         <source>%1 is tor %2; OnionVoice needs tor %3 or newer</source>
         <translation>%1 ist tor %2; OnionVoice braucht tor %3 oder neuer</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location filename="../../core/tor/TorLauncher.cpp" line="+18"/>
         <source>cannot create %1</source>
         <translation>%1 kann nicht angelegt werden</translation>
     </message>
@@ -1880,7 +1885,7 @@
 <context>
     <name>onionvoice::ui::SettingsDialog</name>
     <message>
-        <location filename="../SettingsDialog.cpp" line="+28"/>
+        <location filename="../SettingsDialog.cpp" line="+29"/>
         <source>Standard</source>
         <translation>Standard</translation>
     </message>
@@ -1900,7 +1905,7 @@
         <translation>Systemstandard</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+14"/>
         <source>%1 (not connected)</source>
         <translation>%1 (nicht angeschlossen)</translation>
     </message>
