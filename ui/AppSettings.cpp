@@ -5,8 +5,6 @@
 #include "multipath/SchedulingPolicy.h"
 
 #include <QCoreApplication>
-#include <QDir>
-#include <QFileInfo>
 #include <QLoggingCategory>
 
 namespace onionvoice::ui {
@@ -49,36 +47,7 @@ AppSettings AppSettings::load(QSettings& store, QStringList* problems) {
 }
 
 QString AppSettings::unreadable(QSettings& store) {
-    const QFileInfo file(store.fileName());
-    // A link to nothing (its drive not mounted) is no first start, though Qt reads it as one.
-    if (file.isSymLink() && !file.exists())
-        return QCoreApplication::translate("AppSettings", "%1 cannot be read")
-            .arg(store.fileName());
-    if (!file.exists()) {
-        // Not a first start if an unreadable file was set aside and new settings never got
-        // saved in its place (a full disk): the defaults (no bridges, an open service, strangers
-        // ringing) would apply without a word.
-        const QStringList setAside = file.dir().entryList(
-            {file.fileName() + QStringLiteral(".unreadable-*")}, QDir::Files | QDir::System);
-        if (!setAside.isEmpty())
-            return QCoreApplication::translate(
-                       "AppSettings", "%1 is missing: the settings that could not be read were "
-                                      "set aside as %2, and new ones were never saved")
-                .arg(store.fileName(), file.dir().filePath(setAside.last()));
-        return {}; // a first start
-    }
-    // Qt parses the file when a key is first asked for, and only then says how it went.
-    store.allKeys();
-    switch (store.status()) {
-    case QSettings::NoError:
-        return {};
-    case QSettings::AccessError:
-        return QCoreApplication::translate("AppSettings", "%1 cannot be read")
-            .arg(store.fileName());
-    case QSettings::FormatError:
-        return QCoreApplication::translate("AppSettings", "%1 is damaged").arg(store.fileName());
-    }
-    return {};
+    return call::unreadableSettings(store);
 }
 
 bool AppSettings::save(QSettings& store, QString* error) const {

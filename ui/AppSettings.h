@@ -30,10 +30,7 @@ struct AppSettings {
     // who may call that is neither "ring" nor "refuse" refuses: `problems` gets a sentence for the
     // user (translated) for each such value.
     static AppSettings load(QSettings& store, QStringList* problems = nullptr);
-    // Why the store's file cannot be trusted, or empty: it exists and could not be read whole (a
-    // line Qt cannot parse, a file this user may not read, a link to nothing), or it is missing
-    // where an unreadable one was set aside. What Qt could not read reads as absent, and the
-    // defaults in its place are the least private choices.
+    // Why the store's file cannot be trusted, or empty (call::unreadableSettings).
     static QString unreadable(QSettings& store);
     // False with a translated reason when the file could not be written: the settings then hold
     // for this session only. QSettings keeps the first error it met, so use a fresh store each

@@ -11,6 +11,8 @@
 #include <QString>
 #include <optional>
 
+class QSettings;
+
 namespace onionvoice::call {
 
 namespace settings_key {
@@ -26,6 +28,13 @@ struct SavedTorChoices {
     bool contactsOnly = false;
     bool useBridges = false;
 };
+
+// Why `store`'s file cannot be trusted, or empty: it exists and could not be read whole (a line
+// Qt cannot parse, a file this user may not read, a link to nothing), or it is missing where an
+// unreadable one was set aside (settings.ini.unreadable-*, kept by the app) and new settings never
+// got saved in its place. What Qt could not read reads as absent, and the defaults in its place
+// are the least private choices.
+QString unreadableSettings(QSettings& store);
 
 // What `dataDirectory`'s settings.ini says: nullopt with an empty *problem when there is none,
 // nullopt with the reason when it cannot be read.

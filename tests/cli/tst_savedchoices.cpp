@@ -104,18 +104,29 @@ private slots:
         QCOMPARE(run.identity.value("preset").toString(), presetUsed);
     }
 
-    // The app fails closed on a settings file it cannot read; so does the command line.
+    // The app fails closed on a settings file it cannot read, and on one missing beside the
+    // unreadable one it set aside (the save that was to replace it failed); so does the command
+    // line.
+    void anUnreadableSettingsFileIsRefused_data() {
+        QTest::addColumn<QString>("name");
+        QTest::newRow("a line Qt cannot parse") << call::kSettingsFileName;
+        QTest::newRow("set aside, never replaced")
+            << call::kSettingsFileName + QStringLiteral(".unreadable-20261129T100000");
+    }
     void anUnreadableSettingsFileIsRefused() {
+        QFETCH(QString, name);
         QTemporaryDir dir;
         const QString data = dir.filePath("data");
         QVERIFY(QDir().mkpath(data));
-        QFile file(data + "/" + call::kSettingsFileName);
+        QFile file(data + "/" + name);
         QVERIFY(file.open(QIODevice::WriteOnly));
         file.write("[security]\ncontactsOnly=true\n[tor]\nuseBridges tr\xc3ue\n");
         file.close();
         const Run run = serve(data, {}, dir);
         QCOMPARE(run.exitCode, 1);
-        QVERIFY2(run.errors.contains("cannot be read"), qPrintable(run.errors));
+        QVERIFY2(run.errors.contains(call::kSettingsFileName) &&
+                     run.errors.contains("choices for this data directory"),
+                 qPrintable(run.errors));
         QVERIFY(!QFile::exists(data + "/tor/torrc"));
     }
 };

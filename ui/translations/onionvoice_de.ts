@@ -4,12 +4,12 @@
 <context>
     <name>AppSettings</name>
     <message>
-        <location filename="../AppSettings.cpp" line="+33"/>
+        <location filename="../AppSettings.cpp" line="+31"/>
         <source>The saved choice of who may call (&quot;%1&quot;) is not one OnionVoice knows: unknown callers are refused until you choose in Settings.</source>
         <translation>Die gespeicherte Wahl, wer anrufen darf („%1“), kennt OnionVoice nicht: unbekannte Anrufer werden abgewiesen, bis Sie in den Einstellungen wählen.</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location filename="../../core/call/SavedTorChoices.cpp" line="+15"/>
         <location line="+21"/>
         <source>%1 cannot be read</source>
         <translation>%1 kann nicht gelesen werden</translation>
@@ -25,7 +25,7 @@
         <translation>%1 ist beschädigt</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location filename="../AppSettings.cpp" line="+40"/>
         <source>%1 cannot be written</source>
         <translation>%1 kann nicht geschrieben werden</translation>
     </message>
