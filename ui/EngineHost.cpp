@@ -160,7 +160,7 @@ bool EngineHost::publishContacts(call::CallEngine& engine) {
     QString error;
     const bool saved = engine.contacts().save(&error);
     if (!saved)
-        emit errorOccurred(tr("The contact list could not be saved: %1").arg(error));
+        emit errorOccurred(tr("%1 What was changed holds until OnionVoice quits.").arg(error));
     const QList<contacts::Contact> copy = engine.contacts().contacts();
     const call::UnknownCallers policy = engine.unknownCallers();
     QMetaObject::invokeMethod(this, [this, copy, policy] {

@@ -227,7 +227,7 @@ bool ContactBook::save(QString* error) const {
     if (!why.isEmpty() || !tor::ensurePrivateDirectory(directory, {}, &why) ||
         !tor::writePrivateFile(path_, json, &why)) {
         *error =
-            QCoreApplication::translate("ContactBook", "The contact book could not be saved: %1")
+            QCoreApplication::translate("ContactBook", "The contact book could not be saved: %1.")
                 .arg(why);
         return false;
     }

@@ -411,8 +411,8 @@
     </message>
     <message>
         <location line="+6"/>
-        <source>The contact book could not be saved: %1</source>
-        <translation>Die Kontaktliste konnte nicht gespeichert werden: %1</translation>
+        <source>The contact book could not be saved: %1.</source>
+        <translation>Die Kontaktliste konnte nicht gespeichert werden: %1.</translation>
     </message>
     <message>
         <location line="+25"/>
@@ -1382,8 +1382,8 @@
     <name>onionvoice::ui::EngineHost</name>
     <message>
         <location filename="../EngineHost.cpp" line="+163"/>
-        <source>The contact list could not be saved: %1</source>
-        <translation>Die Kontaktliste konnte nicht gespeichert werden: %1</translation>
+        <source>%1 What was changed holds until OnionVoice quits.</source>
+        <translation>%1 Die Änderung gilt nur, bis OnionVoice beendet wird.</translation>
     </message>
     <message>
         <location line="+16"/>
