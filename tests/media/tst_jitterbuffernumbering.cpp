@@ -1,20 +1,96 @@
 // Unit test of the jitter buffer's reading of sequence numbers, with real 40 ms Opus packets and a
 // simulated clock: wrap-around, packets numbered far off the stream, a clock that jumped on either
-// side (followed), a draining queue (not followed) and malformed input.
+// side (followed), a draining queue (not followed), a sound card whose clock drifts from the
+// sender's for 90 minutes, and malformed input.
 #include "JitterBufferDriving.h"
 #include "media/JitterBuffer.h"
 #include "media/VoiceCodec.h"
 
 #include <QTest>
 #include <algorithm>
+#include <random>
 
 using namespace onionvoice::media;
 using namespace onionvoice::media::testing;
 using namespace std::chrono_literals;
 
+namespace {
+
+struct DriftRun {
+    std::vector<double> delayMs; // per packet played: played at minus sent at
+    int packets = 0;             // sent
+    int decoded = 0;
+    int concealed = 0;
+};
+
+// 90 minutes of talk (3 s of speech, 1 s of pause) sent every 40 ms on the sender's clock,
+// arriving 150-170 ms later, pulled by a sound card whose clock runs `skew` fast (pulls come
+// 40 ms × (1 - skew) apart).
+DriftRun driftingCall(double skew) {
+    JitterBuffer jb;
+    DriftRun r;
+    const auto sentAt = [](std::int64_t p) {
+        return Time(40ms) * p;
+    };
+    const std::int64_t packets = 90 * 60 * 25;
+    std::mt19937 rng(90);
+    std::uniform_int_distribution<int> jitterUs(0, 20000);
+    std::int64_t next = 0;
+    double now = 7000; // µs on the receiver's clock, which is the sender's
+    while (next < packets || now < double(sentAt(packets).count()) + 1e6) {
+        for (; next < packets && double((sentAt(next) + 150ms).count()) <= now; ++next) {
+            const QByteArray& data = next % 100 < 75 ? loudPacket() : quietPacket();
+            jb.push(std::uint32_t(next), sentAt(next) + 150ms + Time(jitterUs(rng)), bytes(data));
+        }
+        const PlayoutStep step = jb.pull(Time(std::int64_t(now)));
+        if (step.action == PlayoutAction::Decode || step.action == PlayoutAction::DecodeFec) {
+            ++r.decoded;
+            r.delayMs.push_back((now - double(sentAt(step.packet).count())) / 1000.0);
+        } else if (step.action == PlayoutAction::Conceal) {
+            ++r.concealed;
+        }
+        if (step.packet == packets - 1)
+            break;
+        now += (step.action == PlayoutAction::Silence ? 20000.0 : 40000.0) * (1.0 - skew);
+    }
+    r.packets = int(packets);
+    return r;
+}
+
+double medianOf(std::vector<double> v) {
+    std::nth_element(v.begin(), v.begin() + std::ptrdiff_t(v.size() / 2), v.end());
+    return v[v.size() / 2];
+}
+
+} // namespace
+
 class TestJitterBufferNumbering : public QObject {
     Q_OBJECT
 private slots:
+    // A sound card's clock is not the sender's: 100 ppm (common) is 0.54 s over 90 minutes, and
+    // cheap USB devices drift more. The buffer must neither let the delay grow with it (a slow
+    // card) nor run dry again and again (a fast one): the delay at the end of a 90-minute call is
+    // the delay at its start, and nearly every packet plays.
+    void aSoundCardThatDriftsIsFollowedForNinetyMinutes_data() {
+        QTest::addColumn<double>("skew");
+        QTest::newRow("300 ppm slow") << -300e-6;
+        QTest::newRow("300 ppm fast") << 300e-6;
+    }
+    void aSoundCardThatDriftsIsFollowedForNinetyMinutes() {
+        QFETCH(double, skew);
+        const DriftRun r = driftingCall(skew);
+        const std::size_t tenMinutes = 10 * 60 * 25;
+        QVERIFY(r.delayMs.size() > 2 * tenMinutes);
+        const double first = medianOf({r.delayMs.begin(), r.delayMs.begin() + tenMinutes});
+        const double last = medianOf({r.delayMs.end() - tenMinutes, r.delayMs.end()});
+        qInfo("skew %+.0f ppm: median delay %.1f ms in the first 10 minutes, %.1f ms in the last; "
+              "%d of %d packets decoded, %d concealed",
+              skew * 1e6, first, last, r.decoded, r.packets, r.concealed);
+        QVERIFY2(std::abs(last - first) < 60, qPrintable(QString::number(last - first)));
+        QVERIFY(r.decoded >= r.packets * 99 / 100);
+        QVERIFY(r.concealed <= r.packets / 200);
+    }
+
     void sequenceNumbersWrapAround() {
         JitterBuffer jb;
         std::vector<Arrival> arrivals;
