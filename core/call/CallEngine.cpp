@@ -74,12 +74,27 @@ bool CallEngine::start(QString* error) {
         *error = *bad;
         return false;
     }
-    if (!host_.loadIdentity(config_.dataDirectory, error))
+    // A directory that has been used (contacts saved, a tor run) without its identity lost the
+    // key (a backup restored without it, a cleaner): the new one made in its place is another
+    // address, which no contact has, and the user must learn of it.
+    const QDir directory(config_.dataDirectory);
+    const bool usedBefore = directory.exists(QStringLiteral("contacts.json")) ||
+                            directory.exists(QStringLiteral("tor"));
+    const auto origin = host_.loadIdentity(config_.dataDirectory, error);
+    if (!origin)
         return false;
     const auto loaded = contacts_.load();
     // One message: a window shows the newest, and where a damaged book was kept must not be
     // replaced at once by what follows from it.
     QStringList said;
+    if (*origin == tor::IdentityOrigin::Created && usedBefore)
+        said << QCoreApplication::translate(
+                    "CallEngine",
+                    "OnionVoice did not find its identity (identity.key) in %1, though it has "
+                    "run from there before, and made a new one: your address is now %2, and "
+                    "contacts who have the old one cannot reach you. If you have a copy of "
+                    "identity.key, quit OnionVoice, put it back into %1 and start again.")
+                    .arg(QDir::toNativeSeparators(config_.dataDirectory), address());
     if (!loaded.message.isEmpty())
         said << loaded.message;
     if (loaded.mayHaveLostEntries() && config_.unknownCallers == UnknownCallers::Ring) {

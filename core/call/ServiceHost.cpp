@@ -21,12 +21,13 @@ ServiceHost::~ServiceHost() {
     stop();
 }
 
-bool ServiceHost::loadIdentity(const QString& dataDirectory, QString* error) {
+std::optional<tor::IdentityOrigin> ServiceHost::loadIdentity(const QString& dataDirectory,
+                                                             QString* error) {
     auto stored = tor::loadOrCreateIdentity(dataDirectory, error);
     if (!stored)
-        return false;
+        return std::nullopt;
     identity_ = std::move(stored->identity);
-    return true;
+    return stored->origin;
 }
 
 // Tor delivers the service's streams to a unix socket in its own 0700 directory: only our user

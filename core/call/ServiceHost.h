@@ -34,7 +34,8 @@ public:
     ~ServiceHost() override;
 
     // Loads identity.key from the data directory, or creates it.
-    bool loadIdentity(const QString& dataDirectory, QString* error);
+    // The data directory's identity, made if there is none (nullopt and *error when neither).
+    std::optional<tor::IdentityOrigin> loadIdentity(const QString& dataDirectory, QString* error);
     // Listens, starts tor and publishes the service once tor is ready.
     bool start(const ServiceHostConfig& config, QString* error);
     void stop();

@@ -377,6 +377,39 @@ private slots:
         QVERIFY2(last.contains(QStringLiteral("refused")), qPrintable(last));
     }
 
+    // Fault (a review found it): a data directory that had been used, restored without its
+    // identity.key (or cleaned of it), got a new identity without a word: another address, which
+    // no contact has. A first start says nothing.
+    void aLostIdentityIsNotReplacedSilently_data() {
+        QTest::addColumn<bool>("usedBefore");
+        QTest::newRow("used before") << true;
+        QTest::newRow("first start") << false;
+    }
+    void aLostIdentityIsNotReplacedSilently() {
+        QFETCH(bool, usedBefore);
+        QTemporaryDir data;
+        if (usedBefore) {
+            QFile book(data.filePath(QStringLiteral("contacts.json")));
+            QVERIFY(book.open(QIODevice::WriteOnly));
+            book.write(R"({"version": 1, "contacts": []})");
+        }
+        {
+            QSettings store(data.filePath(QStringLiteral("settings.ini")), QSettings::IniFormat);
+            store.setValue("tor/path", waitingTor(data));
+        }
+        gui::GuiApp app(gui::GuiOptions{data.path(), {}, {}, {}, {}, {}});
+        QSignalSpy errors(app.host(), &ui::EngineHost::errorOccurred);
+        app.start();
+        QTRY_COMPARE_WITH_TIMEOUT(app.host()->phase(), ui::EngineHost::Phase::Running, 20000);
+        QStringList said;
+        for (const auto& e : errors)
+            said << e.at(0).toString();
+        const bool told = said.join('|').contains(QStringLiteral("identity.key"));
+        QCOMPARE(told, usedBefore);
+        if (usedBefore)
+            QVERIFY2(said.join('|').contains(app.host()->address()), qPrintable(said.join('|')));
+    }
+
     // Fault: a start that fails (the data directory held by `onionvoice-cli serve`, or one that
     // cannot be created) only wrote to stderr, and a start from the desktop has none: the app
     // silently did nothing. main() hands the claim's reason to reportStartFailure.

@@ -58,7 +58,12 @@
         <translation>Tor ist noch nicht bereit.</translation>
     </message>
     <message>
-        <location filename="../../core/call/CallEngine.cpp" line="+88"/>
+        <location filename="../../core/call/CallEngine.cpp" line="+91"/>
+        <source>OnionVoice did not find its identity (identity.key) in %1, though it has run from there before, and made a new one: your address is now %2, and contacts who have the old one cannot reach you. If you have a copy of identity.key, quit OnionVoice, put it back into %1 and start again.</source>
+        <translation>OnionVoice hat seine Identität (identity.key) in %1 nicht gefunden, obwohl es dort schon gelaufen ist, und eine neue angelegt: Ihre Adresse ist jetzt %2, und Kontakte mit der alten Adresse erreichen Sie nicht. Wenn Sie eine Kopie von identity.key haben, beenden Sie OnionVoice, legen Sie sie zurück nach %1 und starten Sie neu.</translation>
+    </message>
+    <message>
+        <location line="+12"/>
         <source>Some contacts could not be read, so callers who are not in your contacts are refused until you choose again whether they may ring (Settings: &quot;Refuse calls from people not in my contacts&quot;).</source>
         <translation>Einige Kontakte konnten nicht gelesen werden. Anrufer, die nicht in Ihren Kontakten sind, werden deshalb abgewiesen, bis Sie erneut festlegen, ob sie anrufen dürfen (Einstellungen: „Anrufe von Menschen außerhalb meiner Kontakte abweisen“).</translation>
     </message>
@@ -88,7 +93,7 @@
         <translation>Audio konnte nicht starten: %1</translation>
     </message>
     <message>
-        <location line="-305"/>
+        <location line="-320"/>
         <source>no audio device</source>
         <translation>kein Audiogerät</translation>
     </message>
@@ -727,7 +732,7 @@
 <context>
     <name>ServiceHost</name>
     <message>
-        <location filename="../../core/call/ServiceHost.cpp" line="+41"/>
+        <location filename="../../core/call/ServiceHost.cpp" line="+42"/>
         <source>Cannot listen on 127.0.0.1: %1</source>
         <translation>Auf 127.0.0.1 kann nicht gelauscht werden: %1</translation>
     </message>
