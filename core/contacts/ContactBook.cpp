@@ -123,6 +123,23 @@ ContactBook::LoadResult ContactBook::load() {
     const QJsonDocument doc = QJsonDocument::fromJson(file.readAll(), &parseError);
     file.close();
 
+    // A newer OnionVoice's book (the user went back to this version): repaired as damaged, it
+    // lost whatever the newer format holds, and the newer version then read what this one wrote.
+    // Left as it is, and not saved over.
+    if (const QJsonValue version = doc.object()["version"];
+        version.isDouble() && version.toDouble() > kFormatVersion) {
+        fileState_ = FileState::Unreadable;
+        return {LoadOutcome::Unreadable,
+                QCoreApplication::translate(
+                    "ContactBook", "The contact book %1 was written by a newer version of "
+                                   "OnionVoice (format %2; this version reads format %3). It is "
+                                   "left as it is, and contacts cannot be changed until that "
+                                   "version is used again.")
+                    .arg(path_)
+                    .arg(version.toDouble())
+                    .arg(kFormatVersion),
+                {}};
+    }
     bool valid = doc.isObject() && doc.object()["version"].toInt() == kFormatVersion &&
                  doc.object()["contacts"].isArray();
     int repairedCount = 0, lost = valid ? 0 : 1;
@@ -180,18 +197,23 @@ ContactBook::LoadResult ContactBook::load() {
             lostEarlier};
     }
     qCWarning(lcContacts) << "contact book is damaged; kept aside";
-    return {LoadOutcome::CorruptKeptAside,
-            QCoreApplication::translate(
-                "ContactBook", "The contact book was damaged. It was kept as %1; %2 contacts were "
-                               "read, %3 damaged ones kept without access, %4 could not be read.")
-                .arg(aside)
-                .arg(contacts_.size() - repairedCount)
-                .arg(repairedCount)
-                .arg(lost),
-            aside,
-            repairedCount,
-            lost,
-            lostEarlier};
+    // A file that is not a book at all has no count of entries to give ("0 read, 1 could not be
+    // read" understated a whole book lost).
+    const QString said =
+        doc.isObject()
+            ? QCoreApplication::translate(
+                  "ContactBook",
+                  "The contact book was damaged. It was kept as %1; %2 contacts were read, %3 "
+                  "damaged ones kept without access, %4 could not be read.")
+                  .arg(aside)
+                  .arg(contacts_.size() - repairedCount)
+                  .arg(repairedCount)
+                  .arg(lost)
+            : QCoreApplication::translate("ContactBook",
+                                          "The contact book was damaged and none of it could be "
+                                          "read. It was kept as %1.")
+                  .arg(aside);
+    return {LoadOutcome::CorruptKeptAside, said, aside, repairedCount, lost, lostEarlier};
 }
 
 bool ContactBook::save(QString* error) const {

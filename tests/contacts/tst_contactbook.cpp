@@ -67,7 +67,7 @@ private slots:
         QTest::addColumn<QByteArray>("content");
         QTest::newRow("truncated") << QByteArray("{\"version\": 1, \"contacts\": [{\"addr");
         QTest::newRow("not json") << QByteArray("\x00\x01garbage", 9);
-        QTest::newRow("wrong version") << QByteArray("{\"version\": 7, \"contacts\": []}");
+        QTest::newRow("wrong version") << QByteArray("{\"version\": 0, \"contacts\": []}");
         QTest::newRow("bad address") << QByteArray(
             "{\"version\": 1, \"contacts\": [{\"address\": \"abc\", \"name\": \"x\", \"added\": "
             "\"2026-01-01T00:00:00Z\", \"blocked\": false, \"allowlisted\": false}]}");
@@ -90,6 +90,44 @@ private slots:
         QVERIFY(book.contacts().isEmpty());
         QString error;
         QVERIFY(book.save(&error));
+    }
+
+    // Fault (a review found it): a newer version's book (format 2) was taken for a damaged one:
+    // kept aside, rewritten as format 1 without what format 2 holds, and the user read "1 could
+    // not be read". It is left as it is now, and not saved over; strangers are refused meanwhile,
+    // as for any book that could not be read.
+    void aNewerVersionsBookIsLeftAsItIs() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("contacts.json");
+        const QByteArray newer = "{\"version\": 2, \"contacts\": [], \"groups\": [\"family\"]}";
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(newer);
+        f.close();
+        ContactBook book(path);
+        const auto result = book.load();
+        QCOMPARE(result.outcome, ContactBook::LoadOutcome::Unreadable);
+        QVERIFY2(result.message.contains("newer version"), qPrintable(result.message));
+        QVERIFY(result.mayHaveLostEntries());
+        QString error;
+        QVERIFY(!book.save(&error));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QCOMPARE(f.readAll(), newer);
+        QCOMPARE(QDir(dir.path()).entryList({"contacts.json.*"}), QStringList{});
+    }
+
+    // A file that is no book at all says so, not "0 contacts were read, 1 could not be read".
+    void anUnparsableBookSaysNoneOfItWasRead() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("contacts.json");
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("{\"version\": 1, \"contacts\": [{\"addr");
+        f.close();
+        ContactBook book(path);
+        const auto result = book.load();
+        QCOMPARE(result.outcome, ContactBook::LoadOutcome::CorruptKeptAside);
+        QVERIFY2(result.message.contains("none of it could be read"), qPrintable(result.message));
     }
 
     // Attack: damage one entry of the book (here: a blocked stalker's entry and an allowlisted

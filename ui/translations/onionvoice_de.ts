@@ -385,7 +385,12 @@
         <translation>Die Kontaktliste %1 kann nicht gelesen werden: %2</translation>
     </message>
     <message>
-        <location line="+53"/>
+        <location line="+15"/>
+        <source>The contact book %1 was written by a newer version of OnionVoice (format %2; this version reads format %3). It is left as it is, and contacts cannot be changed until that version is used again.</source>
+        <translation>Die Kontaktliste %1 wurde von einer neueren Version von OnionVoice geschrieben (Format %2; diese Version liest Format %3). Sie bleibt unverändert, und Kontakte können erst wieder geändert werden, wenn jene Version verwendet wird.</translation>
+    </message>
+    <message>
+        <location line="+55"/>
         <source>The contact book %1 is damaged and could not be repaired (%2); it is left as it is.</source>
         <translation>Die Kontaktliste %1 ist beschädigt und konnte nicht repariert werden (%2); sie bleibt unverändert.</translation>
     </message>
@@ -395,12 +400,17 @@
         <translation>es konnte keine Kopie beiseitegelegt werden</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+12"/>
         <source>The contact book was damaged. It was kept as %1; %2 contacts were read, %3 damaged ones kept without access, %4 could not be read.</source>
         <translation>Die Kontaktliste war beschädigt. Sie wurde als %1 aufbewahrt; %2 Kontakte wurden gelesen, %3 beschädigte ohne Zugang behalten, %4 konnten nicht gelesen werden.</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+8"/>
+        <source>The contact book was damaged and none of it could be read. It was kept as %1.</source>
+        <translation>Die Kontaktliste war beschädigt, und nichts davon konnte gelesen werden. Sie wurde als %1 aufbewahrt.</translation>
+    </message>
+    <message>
+        <location line="+10"/>
         <source>The contact book has not been read, so it is not overwritten.</source>
         <translation>Die Kontaktliste wurde nicht gelesen und wird daher nicht überschrieben.</translation>
     </message>
