@@ -88,7 +88,12 @@ bool ServiceHost::start(const ServiceHostConfig& config, QString* error) {
 // a second tor of its own (tor never makes an ADD_ONION service single-hop); the hotline's states
 // are reported as the service's.
 void ServiceHost::publish(const ServiceHostConfig& config) {
+    const QString hotlineDirectory = QDir(config.dataDirectory).filePath(QStringLiteral("hotline"));
     if (config.preset != tor::SecurityPreset::OneWayHotline) {
+        // What a hotline that did not stop (a crash, an earlier version) left of the identity's
+        // key.
+        tor::HotlineService::removeServiceKeys(
+            tor::HotlineService::serviceDirectoryIn(hotlineDirectory));
         tor::OnionService::Config serviceConfig;
         serviceConfig.virtualPort = config.servicePort;
         serviceConfig.target = listener_->torTarget();
@@ -103,7 +108,7 @@ void ServiceHost::publish(const ServiceHostConfig& config) {
         return;
     }
     tor::HotlineService::Config hotline;
-    hotline.dataDirectory = QDir(config.dataDirectory).filePath(QStringLiteral("hotline"));
+    hotline.dataDirectory = hotlineDirectory;
     hotline.torExecutableSetting = config.torExecutable;
     hotline.virtualPort = config.servicePort;
     hotline.target = listener_->torTarget();

@@ -5,7 +5,9 @@
 #include "SecretBytes.h"
 
 #include <QDir>
+#include <QFile>
 #include <sodium.h>
+#include <unistd.h>
 
 namespace onionvoice::tor {
 namespace {
@@ -24,8 +26,25 @@ HotlineService::HotlineService(OnionIdentity identity, Config config, QObject* p
     , identity_(std::move(identity))
     , config_(std::move(config)) {}
 
+QString HotlineService::serviceDirectoryIn(const QString& hotlineDataDirectory) {
+    return hotlineDataDirectory + QStringLiteral("/hotline-service");
+}
+
 QString HotlineService::serviceDirectory() const {
-    return config_.dataDirectory + QStringLiteral("/hotline-service");
+    return serviceDirectoryIn(config_.dataDirectory);
+}
+
+// The secret key was a copy of the identity's that stayed for good: after the user left the
+// hotline, and after identity.key itself was deleted for a fresh identity.
+void HotlineService::removeServiceKeys(const QString& dir) {
+    const QString secret = dir + QStringLiteral("/hs_ed25519_secret_key");
+    if (QFile file(secret); file.exists() && file.open(QIODevice::ReadWrite)) {
+        file.write(QByteArray(int(file.size()), '\0'));
+        file.flush();
+        ::fsync(file.handle());
+    }
+    for (const char* name : {"hs_ed25519_secret_key", "hs_ed25519_public_key", "hostname"})
+        QFile::remove(dir + QLatin1Char('/') + QLatin1String(name));
 }
 
 bool HotlineService::writeServiceDirectory(const QString& dir, const OnionIdentity& identity,
@@ -118,6 +137,7 @@ void HotlineService::stop() {
         launcher_->stop();
     uploads_.reset();
     launcher_.reset();
+    removeServiceKeys(serviceDirectory());
     setState(State::Stopped);
 }
 

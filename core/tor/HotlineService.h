@@ -32,12 +32,18 @@ public:
     // into dir with private permissions.
     static bool writeServiceDirectory(const QString& dir, const OnionIdentity& identity,
                                       QString* error);
+    // Removes what writeServiceDirectory wrote into dir, the secret key overwritten first: a copy
+    // of the identity's key that tor needs only while the hotline runs.
+    static void removeServiceKeys(const QString& dir);
     // The torrc lines of the dedicated instance.
     static QStringList torrcLines(const QString& serviceDir, quint16 virtualPort,
                                   const QByteArray& target);
 
     void start();
+    // Stops the hotline's tor and removes the key files it read (removeServiceKeys).
     void stop();
+    // Where the key files are: the Config's dataDirectory/hotline-service.
+    static QString serviceDirectoryIn(const QString& hotlineDataDirectory);
 
     State state() const { return state_; }
     QString failureReason() const { return failureReason_; }

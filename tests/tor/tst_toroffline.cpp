@@ -1,7 +1,7 @@
 // Integration tests of TorLauncher, TorController and OnionService against a real tor process
 // running with DisableNetwork 1: authentication, ownership, restarts (after a kill, or a tor
 // stopped before it answers), and the onion addresses tor answers to ADD_ONION (fresh keys, the
-// fixed test vector, client authorization).
+// fixed test vector, client authorization), and the hotline's key files gone with its tor.
 #include "tor/ClientAuthKey.h"
 #include "tor/HotlineService.h"
 #include "tor/OnionService.h"
@@ -340,6 +340,31 @@ private slots:
         const qint64 stopped = frozen.processId();
         ::kill(pid_t(stopped), SIGSTOP);
         verifyReplaced(frozen, restarts, stopped, QStringLiteral("stopped answering"));
+    }
+
+    // Fault (a review found it): the hotline writes the identity's secret key where its tor
+    // reads it, and the copy stayed for good: after the user left the hotline, and after
+    // identity.key itself was deleted for a fresh identity. It is there only while the hotline's
+    // tor runs.
+    void theHotlinesCopyOfTheKeyGoesWithIt() {
+        QTemporaryDir data;
+        HotlineService::Config config;
+        config.dataDirectory = data.filePath(QStringLiteral("hotline"));
+        config.virtualPort = 80;
+        config.target = "unix:" + QFile::encodeName(data.filePath(QStringLiteral("link.sock")));
+        config.extraTorrcLines = offlineConfig(config.dataDirectory).extraTorrcLines;
+        HotlineService hotline(OnionIdentity::generate(), config);
+        const QString secret = HotlineService::serviceDirectoryIn(config.dataDirectory) +
+                               QStringLiteral("/hs_ed25519_secret_key");
+        hotline.start();
+        QTRY_VERIFY_WITH_TIMEOUT(hotline.launcher() && hotline.launcher()->state() ==
+                                                           TorLauncher::State::Bootstrapping,
+                                 30000);
+        QVERIFY(QFile::exists(secret));
+        const qint64 pid = hotline.launcher()->processId();
+        hotline.stop();
+        QVERIFY(!processAlive(pid));
+        QVERIFY(!QFile::exists(secret));
     }
 
     void stopLeavesNoProcess() {

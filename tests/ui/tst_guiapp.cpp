@@ -410,6 +410,25 @@ private slots:
             QVERIFY2(said.join('|').contains(app.host()->address()), qPrintable(said.join('|')));
     }
 
+    // What a hotline that never stopped (a crash) left of the identity's key goes at the next
+    // start without the hotline.
+    void aHotlinesLeftoverKeyIsRemoved() {
+        QTemporaryDir data;
+        const QString secret = data.filePath(QStringLiteral("hotline/hotline-service/"
+                                                            "hs_ed25519_secret_key"));
+        QVERIFY(QDir().mkpath(QFileInfo(secret).path()));
+        QFile leftover(secret);
+        QVERIFY(leftover.open(QIODevice::WriteOnly));
+        leftover.write(QByteArray(96, 's'));
+        leftover.close();
+        QSettings(data.filePath(QStringLiteral("settings.ini")), QSettings::IniFormat)
+            .setValue("tor/path", waitingTor(data));
+        gui::GuiApp app(gui::GuiOptions{data.path(), {}, {}, {}, {}, {}});
+        app.start();
+        QTRY_COMPARE_WITH_TIMEOUT(app.host()->phase(), ui::EngineHost::Phase::Running, 20000);
+        QTRY_VERIFY(!QFile::exists(secret));
+    }
+
     // Fault: a start that fails (the data directory held by `onionvoice-cli serve`, or one that
     // cannot be created) only wrote to stderr, and a start from the desktop has none: the app
     // silently did nothing. main() hands the claim's reason to reportStartFailure.
