@@ -76,5 +76,8 @@ set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION ON)
 # Qt's own strings (Cancel, Yes/No in standard dialogs) in the user's language: Debian ships
 # qtbase_de.qm and the others there, not with libqt6core6; without it they stayed English in the
-# German app. Recommended, not required: the app works in English without it.
-set(CPACK_DEBIAN_PACKAGE_RECOMMENDS qt6-translations-l10n)
+# German app. Recommended, not required: the app works in English without it. Likewise Qt's
+# Wayland platform plugin: without it, the app runs through XWayland on a Wayland desktop (GNOME's
+# default), blurred under fractional scaling, and a second start's request to raise the running
+# window meets the compositor's focus-stealing rules as an X client.
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "qt6-translations-l10n, qt6-wayland")
