@@ -1,7 +1,7 @@
 // Reading and writing the settings.
 #include "AppSettings.h"
 
-#include "call/SavedTorChoices.h"
+#include "call/SavedAppChoices.h"
 #include "multipath/SchedulingPolicy.h"
 
 #include <QCoreApplication>
@@ -21,7 +21,7 @@ AppSettings AppSettings::load(QSettings& store, QStringList* problems) {
     // Absent (a first start) strangers ring, the default. Anything else but the two words the app
     // writes is a damaged file or a hand edit gone wrong: the user who wrote "refuse" with a typo
     // meant to keep strangers out, so it fails closed, and says so.
-    const QString unknown = store.value("security/unknownCallers", "ring").toString();
+    const QString unknown = store.value(call::settings_key::kUnknownCallers, "ring").toString();
     s.unknownCallers =
         unknown == "ring" ? call::UnknownCallers::Ring : call::UnknownCallers::Refuse;
     if (unknown != "ring" && unknown != "refuse") {
@@ -53,7 +53,7 @@ QString AppSettings::unreadable(QSettings& store) {
 bool AppSettings::save(QSettings& store, QString* error) const {
     store.setValue(call::settings_key::kPreset, tor::presetKey(preset));
     store.setValue(call::settings_key::kContactsOnly, access == call::ServiceAccess::ContactsOnly);
-    store.setValue("security/unknownCallers",
+    store.setValue(call::settings_key::kUnknownCallers,
                    unknownCallers == call::UnknownCallers::Refuse ? "refuse" : "ring");
     store.setValue("audio/input", inputDevice);
     store.setValue("audio/output", outputDevice);

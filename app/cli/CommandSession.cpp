@@ -38,7 +38,10 @@ CommandSession::CommandSession(SessionConfig session, call::EngineConfig engine,
     , serviceChoices_{{"access", engine.access == call::ServiceAccess::ContactsOnly
                                      ? QStringLiteral("contacts-only")
                                      : QStringLiteral("open")},
-                      {"preset", tor::presetKey(engine.preset)}}
+                      {"preset", tor::presetKey(engine.preset)},
+                      {"unknown_callers", engine.unknownCallers == call::UnknownCallers::Refuse
+                                              ? QStringLiteral("refuse")
+                                              : QStringLiteral("ring")}}
     , engine_(std::make_unique<call::CallEngine>(std::move(engine))) {
     clock_.start();
     statisticsTimer_.setInterval(1s);

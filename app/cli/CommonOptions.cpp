@@ -3,7 +3,7 @@
 
 #include "../DataDirectory.h"
 #include "../TestNetworkTorrc.h"
-#include "call/SavedTorChoices.h"
+#include "call/SavedAppChoices.h"
 #include "multipath/SchedulingPolicy.h"
 
 #include <QDir>
@@ -44,8 +44,10 @@ CommonOptions::CommonOptions(QCommandLineParser& parser)
     , contactsOnly_("contacts-only",
                     "Only allowlisted contacts holding a key can reach this service (always so "
                     "where the desktop app has chosen it for the data directory).")
-    , unknownCallers_("unknown-callers", "Callers not in the contacts: ring or refuse.", "MODE",
-                      "ring")
+    , unknownCallers_("unknown-callers",
+                      "Callers not in the contacts: ring or refuse. Default: the desktop app's "
+                      "choice for the data directory, else ring.",
+                      "MODE", "ring")
     , policy_("policy", "Multipath policy proposed for calls: " + policyList() + ".", "NAME",
               "adaptive")
     // The range the engine takes (the handshake refuses more), in the help as in the error: the
@@ -96,13 +98,14 @@ std::optional<QStringList> CommonOptions::testNetworkTorrcLines(const QString& d
     return lines;
 }
 
-// The desktop app's choices in the same data directory (call/SavedTorChoices.h): its preset
-// unless --preset is given, contacts only, and no tor without the bridges it uses (the CLI has
-// none to give it). A private test network has no censor to hide from.
+// The desktop app's choices in the same data directory (call/SavedAppChoices.h): its preset
+// unless --preset is given, contacts only, strangers refused unless --unknown-callers is given,
+// and no tor without the bridges it uses (the CLI has none to give it). A private test network
+// has no censor to hide from.
 bool CommonOptions::honourSavedChoices(const QCommandLineParser& parser, call::EngineConfig* e,
                                        OptionError* error) const {
     QString problem;
-    const auto saved = call::readSavedTorChoices(e->dataDirectory, &problem);
+    const auto saved = call::readSavedAppChoices(e->dataDirectory, &problem);
     if (!problem.isEmpty()) {
         *error = {ExitCode::Failure,
                   QStringLiteral("%1: the desktop app's choices for this data directory (bridges, "
@@ -126,6 +129,8 @@ bool CommonOptions::honourSavedChoices(const QCommandLineParser& parser, call::E
         e->preset = saved->preset;
     if (saved->contactsOnly)
         e->access = call::ServiceAccess::ContactsOnly;
+    if (saved->refuseUnknownCallers && !parser.isSet(unknownCallers_))
+        e->unknownCallers = call::UnknownCallers::Refuse;
     return true;
 }
 
@@ -162,8 +167,6 @@ std::optional<CommonSettings> CommonOptions::read(const QCommandLineParser& pars
     e.preset = *preset;
     e.access =
         parser.isSet(contactsOnly_) ? call::ServiceAccess::ContactsOnly : call::ServiceAccess::Open;
-    if (!honourSavedChoices(parser, &e, error))
-        return std::nullopt;
     s.unknownCallersChosen = parser.isSet(unknownCallers_);
     const QString unknown = parser.value(unknownCallers_);
     if (unknown == QLatin1String("ring"))
@@ -175,6 +178,8 @@ std::optional<CommonSettings> CommonOptions::read(const QCommandLineParser& pars
                   QStringLiteral("--unknown-callers %1: expected ring or refuse").arg(unknown)};
         return std::nullopt;
     }
+    if (!honourSavedChoices(parser, &e, error))
+        return std::nullopt;
     const auto policy = policyIndex(parser.value(policy_));
     if (!policy) {
         *error = {ExitCode::Usage, QStringLiteral("--policy %1: expected one of %2")

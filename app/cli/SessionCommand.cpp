@@ -24,7 +24,7 @@ using AudioFactory = std::function<std::unique_ptr<media::AudioBackend>(QString*
 
 const QString kSessionHelp = QStringLiteral(
     "\nJSON output (--json): one object per line with an \"event\" field: identity (address, "
-    "access: open or contacts-only, preset), tor, ready "
+    "access: open or contacts-only, preset, unknown_callers: ring or refuse), tor, ready "
     "(serve: the service is reachable), incoming (audio_problem: what the sound card lacks, "
     "empty when nothing), refused, state, statistics (once a second "
     "during a call), summary (after each call, with end_reason), impair, error.\n"

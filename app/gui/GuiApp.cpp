@@ -2,7 +2,7 @@
 #include "GuiApp.h"
 
 #include "DeviceSoundCheck.h"
-#include "call/SavedTorChoices.h"
+#include "call/SavedAppChoices.h"
 #include "media/PortAudioBackend.h"
 #include "media/WavFileBackend.h"
 #include "multipath/SchedulingPolicy.h"

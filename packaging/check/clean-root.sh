@@ -13,7 +13,7 @@ build=$(cd "${2:?usage: clean-root.sh deb|bundle BUILD}" && pwd)
 mirror=${ONIONVOICE_DEBIAN_MIRROR:-http://deb.debian.org}
 suite=bookworm
 # The tor the build staged: the tracked pin, or the build's own manifest (onionvoice-dev.sh).
-manifest=$(sed -n 's/^ONIONVOICE_TOR_MANIFEST:FILEPATH=//p' "$build/CMakeCache.txt" 2>/dev/null)
+manifest=$(sed -n 's/^ONIONVOICE_TOR_MANIFEST:FILEPATH=//p' "$build/CMakeCache.txt" 2>/dev/null || true)
 tor_version=$(awk '$1 == "tor-version" { print $2 }' "${manifest:-$here/../../tor-bundle/manifest}")
 started=$(date +%s)
 

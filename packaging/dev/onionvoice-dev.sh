@@ -37,11 +37,11 @@ sound_server() { # sound_server start|test
     fi
 }
 
-# The sanitizer build's runtime belongs to the clang that is installed (Debian 12's 14, Ubuntu
-# 24.04's 18).
+# The sanitizer build's runtime belongs to the distribution's clang (Debian 12's 14, Ubuntu
+# 24.04's 18), which the clang package names: another clang first on PATH has no such package.
 clang_runtime() {
     local major
-    major=$(clang --version | sed -n 's/.*clang version \([0-9]*\)\..*/\1/p' | head -n1)
+    major=$(dpkg-query -W -f='${Depends}' clang | sed -n 's/.*clang-\([0-9][0-9]*\).*/\1/p')
     packages+=("libclang-rt-$major-dev")
 }
 
@@ -71,21 +71,25 @@ install_packages() {
 # pinned in a manifest of its own, and says so. Release packages are built from the tracked pin.
 tor_manifest=()
 choose_tor_manifest() {
-    local pinned version differs=""
-    for pinned in $(awk '$1 == "linux" && $3 == "required" { print $6 }' tor-bundle/manifest | sort -u); do
-        version=$(dpkg-query -W -f='${Version}' "${pinned%%=*}" 2>/dev/null || true)
-        [ "$version" = "${pinned#*=}" ] || differs+=" ${pinned%%=*} ${version:-(none)} (pinned: ${pinned#*=})"
-    done
+    local kind name need source sha package differs=""
+    # Every file the build would stage, by hash: the optional pluggable transports too (Debian
+    # rebuilds Go packages now and then, and a rebuilt obfs4proxy stopped every build as well).
+    while read -r kind name need source sha package; do
+        [ "$kind" = linux ] && [ -e "$source" ] || continue
+        [ "$(sha256sum "$source" | cut -d' ' -f1)" = "$sha" ] && continue
+        differs+=" ${package%%=*} $(dpkg-query -W -f='${Version}' "${package%%=*}" 2>/dev/null ||
+            echo '(not from a package)') (pinned: ${package#*=});"
+    done < tor-bundle/manifest
     if [ -z "$differs" ]; then
-        tor_manifest=(-DONIONVOICE_TOR_MANIFEST="$here/tor-bundle/manifest")
+        tor_manifest=(-DONIONVOICE_TOR_MANIFEST="$(pwd -P)/tor-bundle/manifest")
         return 0
     fi
     mkdir -p build
     tor-bundle/update-manifest.sh --out build/tor-manifest.local
-    echo "tor-bundle/manifest pins another tor than the one installed:$differs." >&2
-    echo "This build stages the installed tor (build/tor-manifest.local). To ship it, check it and" >&2
-    echo "re-pin with tor-bundle/update-manifest.sh." >&2
-    tor_manifest=(-DONIONVOICE_TOR_MANIFEST="$here/build/tor-manifest.local")
+    echo "tor-bundle/manifest pins other files than the ones installed:${differs%;}." >&2
+    echo "This build stages the installed ones (build/tor-manifest.local). To ship them, check them" >&2
+    echo "and re-pin with tor-bundle/update-manifest.sh." >&2
+    tor_manifest=(-DONIONVOICE_TOR_MANIFEST="$(pwd -P)/build/tor-manifest.local")
 }
 
 # The package checks run `sudo mmdebstrap` some 15 minutes into the tests, where a password

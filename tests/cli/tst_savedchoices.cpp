@@ -1,11 +1,12 @@
 // onionvoice-cli on the desktop app's data directory (its default) honours what the app saved
 // in settings.ini: it never starts a tor without the bridges the app uses, it serves contacts
-// only where the app does, it takes the app's preset unless --preset is given, and it refuses a
-// settings file it cannot read. Before, it ignored the file: the tor of a user behind bridges
+// only where the app does, it refuses strangers where the app does unless --unknown-callers is
+// given, it takes the app's preset unless --preset is given, and it refuses a settings file it
+// cannot read. Before, it ignored the file: the tor of a user behind bridges
 // connected to the Tor network directly, and `serve` published an open service. No network
 // needed: the tor is a stand-in that never connects.
 #include "StandInTor.h"
-#include "call/SavedTorChoices.h"
+#include "call/SavedAppChoices.h"
 
 #include <QDir>
 #include <QFile>
@@ -66,42 +67,60 @@ private slots:
         QVERIFY(!QFile::exists(data + "/tor/torrc")); // no tor was started
     }
 
+    // Each row: what settings.ini holds (key=value, none: no file), the command line's extra
+    // options, and what the service became.
     void theAppsServiceChoicesAreKept_data() {
-        QTest::addColumn<bool>("contactsOnly");
-        QTest::addColumn<QString>("preset");
+        QTest::addColumn<QStringList>("saved");
         QTest::addColumn<QStringList>("extra");
         QTest::addColumn<QString>("access");
-        QTest::addColumn<QString>("presetUsed");
-        QTest::newRow("no settings.ini") << false << QString() << QStringList{} << "open"
-                                         << "standard";
-        QTest::newRow("contacts only") << true << QString() << QStringList{} << "contacts-only"
-                                       << "standard";
-        QTest::newRow("the app's preset") << false << "more-guards" << QStringList{} << "open"
-                                          << "more-guards";
-        QTest::newRow("--preset wins")
-            << false << "more-guards" << QStringList{"--preset", "standard"} << "open"
-            << "standard";
+        QTest::addColumn<QString>("preset");
+        QTest::addColumn<QString>("unknownCallers");
+        QTest::newRow("no settings.ini") << QStringList{} << QStringList{} << "open"
+                                         << "standard"
+                                         << "ring";
+        QTest::newRow("contacts only") << QStringList{call::settings_key::kContactsOnly + "=true"}
+                                       << QStringList{} << "contacts-only"
+                                       << "standard"
+                                       << "ring";
+        QTest::newRow("the app's preset")
+            << QStringList{call::settings_key::kPreset + "=more-guards"} << QStringList{} << "open"
+            << "more-guards"
+            << "ring";
+        QTest::newRow("--preset wins") << QStringList{call::settings_key::kPreset + "=more-guards"}
+                                       << QStringList{"--preset", "standard"} << "open"
+                                       << "standard"
+                                       << "ring";
+        QTest::newRow("strangers refused")
+            << QStringList{call::settings_key::kUnknownCallers + "=refuse"} << QStringList{}
+            << "open"
+            << "standard"
+            << "refuse";
+        QTest::newRow("--unknown-callers wins")
+            << QStringList{call::settings_key::kUnknownCallers + "=refuse"}
+            << QStringList{"--unknown-callers", "ring"} << "open"
+            << "standard"
+            << "ring";
     }
     void theAppsServiceChoicesAreKept() {
-        QFETCH(bool, contactsOnly);
-        QFETCH(QString, preset);
+        QFETCH(QStringList, saved);
         QFETCH(QStringList, extra);
         QFETCH(QString, access);
-        QFETCH(QString, presetUsed);
+        QFETCH(QString, preset);
+        QFETCH(QString, unknownCallers);
         QTemporaryDir dir;
         const QString data = dir.filePath("data");
         QVERIFY(QDir().mkpath(data));
-        if (contactsOnly || !preset.isEmpty()) {
+        if (!saved.isEmpty()) {
             QSettings app(data + "/" + call::kSettingsFileName, QSettings::IniFormat);
-            app.setValue(call::settings_key::kContactsOnly, contactsOnly);
-            if (!preset.isEmpty())
-                app.setValue(call::settings_key::kPreset, preset);
+            for (const QString& entry : saved)
+                app.setValue(entry.section('=', 0, 0), entry.section('=', 1));
         }
         const Run run = serve(data, extra, dir);
         QCOMPARE(run.exitCode, 5); // the stand-in tor never connects
         QVERIFY(!run.identity.isEmpty());
         QCOMPARE(run.identity.value("access").toString(), access);
-        QCOMPARE(run.identity.value("preset").toString(), presetUsed);
+        QCOMPARE(run.identity.value("preset").toString(), preset);
+        QCOMPARE(run.identity.value("unknown_callers").toString(), unknownCallers);
     }
 
     // The app fails closed on a settings file it cannot read, and on one missing beside the

@@ -1,5 +1,5 @@
-// Reading the app's tor choices from settings.ini (see SavedTorChoices.h).
-#include "call/SavedTorChoices.h"
+// Reading the app's saved choices from settings.ini (see SavedAppChoices.h).
+#include "call/SavedAppChoices.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -41,13 +41,13 @@ QString unreadableSettings(QSettings& store) {
     return {};
 }
 
-std::optional<SavedTorChoices> readSavedTorChoices(const QString& dataDirectory, QString* problem) {
+std::optional<SavedAppChoices> readSavedAppChoices(const QString& dataDirectory, QString* problem) {
     const QString path = QDir(dataDirectory).filePath(kSettingsFileName);
     QSettings store(path, QSettings::IniFormat);
     *problem = unreadableSettings(store);
     if (!problem->isEmpty() || !QFileInfo::exists(path))
         return std::nullopt;
-    SavedTorChoices choices;
+    SavedAppChoices choices;
     const QString preset = store.value(settings_key::kPreset).toString();
     if (!preset.isEmpty()) {
         const auto known = tor::presetFromKey(preset);
@@ -61,6 +61,9 @@ std::optional<SavedTorChoices> readSavedTorChoices(const QString& dataDirectory,
     }
     choices.contactsOnly = store.value(settings_key::kContactsOnly, false).toBool();
     choices.useBridges = store.value(settings_key::kUseBridges, false).toBool();
+    choices.refuseUnknownCallers =
+        store.value(settings_key::kUnknownCallers, QStringLiteral("ring")).toString() !=
+        QLatin1String("ring");
     return choices;
 }
 
