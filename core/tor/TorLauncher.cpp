@@ -48,15 +48,20 @@ QString torsLastWords(const QStringList& lines) {
 
 // What of tor's words goes to our log, which a desktop session keeps in its journal: tor quotes
 // the value it could not parse ("Error parsing Bridge address '198.51.100.7:44x3'"), and a bridge
-// address is what a user in a censored network must keep to themselves. The window shows the
-// words whole (the user needs them to find the typo); the log gets them without quoted values or
-// addresses.
+// address is what a user in a censored network must keep to themselves, and so is the bridge's
+// fingerprint. The window shows the words whole (the user needs them to find the typo); the log
+// gets them without quoted values, addresses or relay identities.
 QString scrubbedForLog(QString words) {
-    static const QRegularExpression quoted(QStringLiteral(R"('[^']*'|"[^"]*")"));
+    // A quote opens after no letter (the apostrophes of "can't ... don't" are none).
+    static const QRegularExpression quoted(
+        QStringLiteral(R"((?<![A-Za-z])'[^']*'(?![A-Za-z])|"[^"]*")"));
+    // Relay and bridge identities: RSA_ID=, ID=, $fingerprint and bare 40-digit fingerprints.
+    static const QRegularExpression identity(
+        QStringLiteral(R"(\b(?:RSA_)?ID=\S+|\$?\b[0-9A-Fa-f]{40}\b)"));
     static const QRegularExpression address(
-        QStringLiteral(R"(\b[1-9]\d{0,2}(\.\d{1,3}){3}(:\d+)?\b|\[[0-9A-Fa-f:.]+\](:\d+)?)"));
-    words.replace(quoted, QStringLiteral("[scrubbed]"));
-    words.replace(address, QStringLiteral("[scrubbed]"));
+        QStringLiteral(R"(\b[1-9]\d{0,2}(\.\d{1,3}){3}(:\S*)?|\[[0-9A-Fa-f:.]+\](:\S*)?)"));
+    for (const QRegularExpression* secret : {&quoted, &identity, &address})
+        words.replace(*secret, QStringLiteral("[scrubbed]"));
     return words;
 }
 
