@@ -90,17 +90,25 @@ void ContactActivity::onRefused(const QString& peer, call::EndReason reason, con
 
 // Strangers ring from ever new addresses (at the engine's stranger rate, 6 a minute): in an app
 // left running for days every one of them stayed, and every call event formatted them all. Over
-// the cap, the entry that is longest over goes (a call under way stays).
+// the cap, the stranger's entry that is longest over goes, else the contact's (a call under way
+// stays): a flood of strangers must not take a contact's "missed call" with it.
 void ContactActivity::put(const QString& peer, const Entry& entry) {
     entries_.insert(peer, entry);
     if (entries_.size() <= kMaxEntries)
         return;
-    auto oldest = entries_.end();
-    for (auto it = entries_.begin(); it != entries_.end(); ++it)
-        if (!underWay(it->kind) && (oldest == entries_.end() || it->at < oldest->at))
-            oldest = it;
-    if (oldest != entries_.end())
-        entries_.erase(oldest);
+    const auto oldestOver = [this](bool contacts) {
+        auto oldest = entries_.end();
+        for (auto it = entries_.begin(); it != entries_.end(); ++it)
+            if (!underWay(it->kind) && (isContact_ && isContact_(it.key())) == contacts &&
+                (oldest == entries_.end() || it->at < oldest->at))
+                oldest = it;
+        return oldest;
+    };
+    auto gone = oldestOver(false);
+    if (gone == entries_.end())
+        gone = oldestOver(true);
+    if (gone != entries_.end())
+        entries_.erase(gone);
 }
 
 void ContactActivity::endAll(const QDateTime& at) {

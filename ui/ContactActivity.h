@@ -9,6 +9,7 @@
 #include <QDateTime>
 #include <QHash>
 #include <QString>
+#include <functional>
 
 namespace onionvoice::ui {
 
@@ -30,6 +31,10 @@ public:
     void onRefused(const QString& peer, call::EndReason reason, const QDateTime& at);
     // The engine went away (tor restarted): a call under way is over.
     void endAll(const QDateTime& at);
+    // Who is a contact: what is noted of contacts is the last to go when the notes are full.
+    void setContactCheck(std::function<bool(const QString& address)> isContact) {
+        isContact_ = std::move(isContact);
+    }
     // The note for `address`, empty when nothing happened; times are shown as the time of day
     // when they fall on `now`'s date, else with their date.
     ContactNote noteFor(const QString& address, const QDateTime& now) const;
@@ -53,7 +58,7 @@ private:
         qint64 seconds = 0; // a finished call's length
         call::EndReason reason = call::EndReason::None;
     };
-    // Callers remembered at most, most recent first (contacts and strangers alike).
+    // Callers remembered at most: strangers' notes go first, oldest first.
     static constexpr qsizetype kMaxEntries = 256;
     void put(const QString& peer, const Entry& entry);
     static void finish(Entry& e, call::EndReason reason, const QDateTime& at);
@@ -61,6 +66,7 @@ private:
     static bool underWay(Kind kind);
 
     QHash<QString, Entry> entries_;
+    std::function<bool(const QString& address)> isContact_;
 };
 
 } // namespace onionvoice::ui
