@@ -14,16 +14,6 @@
 #include <sys/prctl.h>
 #endif
 
-// LeakSanitizer inspects the process through ptrace at exit, which a process that is not dumpable
-// refuses: a sanitizer build keeps only the zero core size.
-#if defined(__SANITIZE_ADDRESS__)
-#define ONIONVOICE_ADDRESS_SANITIZER 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define ONIONVOICE_ADDRESS_SANITIZER 1
-#endif
-#endif
-
 namespace onionvoice::app {
 
 inline void disableCoreDumps() {
@@ -31,7 +21,8 @@ inline void disableCoreDumps() {
     const rlimit none{0, 0};
     ::setrlimit(RLIMIT_CORE, &none);
 #endif
-#if defined(Q_OS_LINUX) && !defined(ONIONVOICE_ADDRESS_SANITIZER)
+#ifdef Q_OS_LINUX
+    // LeakSanitizer's check at exit makes the process dumpable again for its own ptrace.
     ::prctl(PR_SET_DUMPABLE, 0);
 #endif
 }

@@ -22,8 +22,8 @@ QString unreadableSettings(QSettings& store) {
             {file.fileName() + QStringLiteral(".unreadable-*")}, QDir::Files | QDir::System);
         if (!setAside.isEmpty())
             return QCoreApplication::translate(
-                       "AppSettings", "%1 is missing: the settings that could not be read were "
-                                      "set aside as %2, and new ones were never saved")
+                       "AppSettings", "%1 is missing, and settings that could not be read were "
+                                      "set aside as %2: which of them apply is not known")
                 .arg(store.fileName(), file.dir().filePath(setAside.last()));
         return {}; // a first start
     }

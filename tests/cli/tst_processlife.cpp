@@ -4,14 +4,17 @@
 #include "StandInTor.h"
 
 #include <QDir>
+#include <QDirIterator>
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
 #include <QProcessEnvironment>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 #include <csignal>
+#include <unistd.h>
 
 class ProcessLifeTest : public QObject {
     Q_OBJECT
@@ -67,7 +70,8 @@ private slots:
 
     // Contacts' access keys and bridge lines live in ordinary memory: a crash (a sound driver's
     // too) wrote them into a core file, which systemd-coredump keeps for days. Neither program
-    // may leave one: its core size is 0 while it runs.
+    // may leave one: its core size is 0 while it runs, and it is not dumpable, so that not even
+    // its own user may read what a debugger would (root runs it as nobody to tell).
     void neitherProgramLeavesACoreDump_data() {
         QTest::addColumn<QString>("program");
         QTest::newRow("onionvoice-cli") << QStringLiteral(ONIONVOICE_CLI);
@@ -79,12 +83,16 @@ private slots:
         QFETCH(QString, program);
         if (!QFile::exists(QStringLiteral("/proc/self/limits")))
             QSKIP("no /proc/PID/limits here");
+        const bool asNobody = ::geteuid() == 0;
+        const QString setpriv = QStandardPaths::findExecutable(QStringLiteral("setpriv"));
+        if (asNobody && setpriv.isEmpty())
+            QSKIP("root without setpriv cannot run the program as another user");
         QTemporaryDir dir;
         const QString data = dir.filePath("data");
         QVERIFY(QDir().mkpath(data));
-        QStringList arguments{"--data-dir", data};
+        QStringList arguments{program, "--data-dir", data};
         if (program == QLatin1String(ONIONVOICE_CLI)) {
-            arguments.prepend(QStringLiteral("serve"));
+            arguments.insert(1, QStringLiteral("serve"));
             arguments << "--tor" << waitingTor(dir);
         } else {
             QFile settings(data + "/settings.ini");
@@ -94,8 +102,21 @@ private slots:
         QProcess running;
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert("QT_QPA_PLATFORM", "offscreen");
+        if (asNobody) {
+            constexpr uid_t kNobody = 65534;
+            QDirIterator files(dir.path(), QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot,
+                               QDirIterator::Subdirectories);
+            QVERIFY(::chown(QFile::encodeName(dir.path()).constData(), kNobody, kNobody) == 0);
+            while (files.hasNext())
+                QVERIFY(::chown(QFile::encodeName(files.next()).constData(), kNobody, kNobody) ==
+                        0);
+            env.insert("HOME", dir.path());
+            env.insert("XDG_RUNTIME_DIR", dir.path());
+            arguments =
+                QStringList{"--reuid=65534", "--regid=65534", "--clear-groups", "--"} + arguments;
+        }
         running.setProcessEnvironment(env);
-        running.start(program, arguments);
+        running.start(asNobody ? setpriv : arguments.takeFirst(), arguments);
         QVERIFY(running.waitForStarted());
         const auto stop = qScopeGuard([&running] {
             running.kill();
@@ -103,13 +124,26 @@ private slots:
         });
         // Past main()'s first lines: its tor is being started.
         QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(data + "/tor/torrc"), 20000);
-        QFile limits(QStringLiteral("/proc/%1/limits").arg(running.processId()));
+        const QString proc = QStringLiteral("/proc/%1").arg(running.processId());
+        QFile limits(proc + "/limits");
         QVERIFY(limits.open(QIODevice::ReadOnly));
         const QString text = QString::fromLatin1(limits.readAll());
         const auto line = text.split('\n').filter(QStringLiteral("Max core file size"));
         QCOMPARE(line.size(), 1);
         QVERIFY2(line[0].simplified().startsWith(QStringLiteral("Max core file size 0 0")),
                  qPrintable(line[0]));
+        // Not dumpable: even its own user may not read its environment (a debugger's access).
+        bool environmentReadable = false;
+        if (asNobody) {
+            QProcess cat;
+            cat.start(setpriv, {"--reuid=65534", "--regid=65534", "--clear-groups", "--", "cat",
+                                proc + "/environ"});
+            QVERIFY(cat.waitForFinished(10000));
+            environmentReadable = cat.exitStatus() == QProcess::NormalExit && cat.exitCode() == 0;
+        } else {
+            environmentReadable = QFile(proc + "/environ").open(QIODevice::ReadOnly);
+        }
+        QVERIFY(!environmentReadable);
     }
 
 #ifdef ONIONVOICE_GUI

@@ -9,15 +9,15 @@
         <translation>Die gespeicherte Wahl, wer anrufen darf („%1“), kennt OnionVoice nicht: unbekannte Anrufer werden abgewiesen, bis Sie in den Einstellungen wählen.</translation>
     </message>
     <message>
-        <location filename="../../core/call/SavedTorChoices.cpp" line="+15"/>
+        <location filename="../../core/call/SavedAppChoices.cpp" line="+15"/>
         <location line="+21"/>
         <source>%1 cannot be read</source>
         <translation>%1 kann nicht gelesen werden</translation>
     </message>
     <message>
         <location line="-12"/>
-        <source>%1 is missing: the settings that could not be read were set aside as %2, and new ones were never saved</source>
-        <translation>%1 fehlt: Die Einstellungen, die nicht gelesen werden konnten, wurden als %2 beiseitegelegt, und neue wurden nie gespeichert</translation>
+        <source>%1 is missing, and settings that could not be read were set aside as %2: which of them apply is not known</source>
+        <translation>%1 fehlt, und Einstellungen, die nicht gelesen werden konnten, wurden als %2 beiseitegelegt: Welche davon gelten, ist nicht bekannt</translation>
     </message>
     <message>
         <location line="+15"/>
@@ -286,7 +286,7 @@
 <context>
     <name>ContactActivity</name>
     <message>
-        <location filename="../ContactActivity.cpp" line="+118"/>
+        <location filename="../ContactActivity.cpp" line="+126"/>
         <source>calling…</source>
         <translation>ruft an…</translation>
     </message>
@@ -1021,7 +1021,7 @@
         <translation>Die tor-Option %1 %2.</translation>
     </message>
     <message>
-        <location filename="../../core/tor/TorLauncher.cpp" line="+88"/>
+        <location filename="../../core/tor/TorLauncher.cpp" line="+93"/>
         <source>tor could not be started: %1</source>
         <translation>tor konnte nicht gestartet werden: %1</translation>
     </message>
@@ -1647,7 +1647,7 @@
     <name>onionvoice::ui::MainWindow</name>
     <message>
         <location filename="../MainWindow.cpp" line="+34"/>
-        <location line="+75"/>
+        <location line="+77"/>
         <source>OnionVoice</source>
         <translation>OnionVoice</translation>
     </message>
