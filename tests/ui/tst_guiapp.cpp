@@ -112,12 +112,15 @@ void answerAndHangUpWhileOpen(gui::GuiApp& app, const QString& opened) {
     QTRY_VERIFY(!QApplication::activeModalWidget());
 }
 
+// The app in `data` runs a tor that waits: it never bootstraps.
+void useWaitingTor(const QTemporaryDir& data) {
+    QSettings(data.filePath(QStringLiteral("settings.ini")), QSettings::IniFormat)
+        .setValue("tor/path", waitingTor(data));
+}
+
 // An app running on a tor that waits (it never bootstraps), with one contact, testAddress(8).
 std::unique_ptr<gui::GuiApp> startedWithAContact(const QTemporaryDir& data) {
-    {
-        QSettings store(data.filePath(QStringLiteral("settings.ini")), QSettings::IniFormat);
-        store.setValue("tor/path", waitingTor(data));
-    }
+    useWaitingTor(data);
     auto app = std::make_unique<gui::GuiApp>(gui::GuiOptions{data.path(), {}, {}, {}, {}, {}});
     app->start();
     if (!QTest::qWaitFor([&] { return app->host()->phase() == ui::EngineHost::Phase::Running; },
@@ -195,8 +198,7 @@ private slots:
             QFile f(book);
             QVERIFY(f.open(QIODevice::WriteOnly));
             f.write(R"({"version": 1, "contacts": [{"address": "lost", "blocked": true}]})");
-            QSettings store(data.filePath(QStringLiteral("settings.ini")), QSettings::IniFormat);
-            store.setValue("tor/path", waitingTor(data));
+            useWaitingTor(data);
         }
         gui::GuiApp app(gui::GuiOptions{data.path(), {}, {}, {}, {}, {}});
         app.start();
@@ -267,10 +269,7 @@ private slots:
     // the user had removed, and the link's old access key over the one the contact sent since.
     void startupContactsAreTakenOnceNotAtEveryRestart() {
         QTemporaryDir data;
-        {
-            QSettings store(data.filePath(QStringLiteral("settings.ini")), QSettings::IniFormat);
-            store.setValue("tor/path", waitingTor(data));
-        }
+        useWaitingTor(data);
         const contacts::ContactUri keyed{testAddress(5), QStringLiteral("Ana"),
                                          QByteArray(32, '\x01')};
         const contacts::ContactUri plain{testAddress(6), QStringLiteral("Bo"), {}};
@@ -363,8 +362,7 @@ private slots:
             QFile book(data.filePath(QStringLiteral("contacts.json")));
             QVERIFY(book.open(QIODevice::WriteOnly));
             book.write(R"({"version": 1, "contacts": [{"address": )");
-            QSettings store(data.filePath(QStringLiteral("settings.ini")), QSettings::IniFormat);
-            store.setValue("tor/path", waitingTor(data));
+            useWaitingTor(data);
         }
         gui::GuiApp app(gui::GuiOptions{data.path(), {}, {}, {}, {}, {}});
         QSignalSpy errors(app.host(), &ui::EngineHost::errorOccurred);
@@ -393,10 +391,7 @@ private slots:
             QVERIFY(book.open(QIODevice::WriteOnly));
             book.write(R"({"version": 1, "contacts": []})");
         }
-        {
-            QSettings store(data.filePath(QStringLiteral("settings.ini")), QSettings::IniFormat);
-            store.setValue("tor/path", waitingTor(data));
-        }
+        useWaitingTor(data);
         gui::GuiApp app(gui::GuiOptions{data.path(), {}, {}, {}, {}, {}});
         QSignalSpy errors(app.host(), &ui::EngineHost::errorOccurred);
         app.start();
@@ -421,8 +416,7 @@ private slots:
         QVERIFY(leftover.open(QIODevice::WriteOnly));
         leftover.write(QByteArray(96, 's'));
         leftover.close();
-        QSettings(data.filePath(QStringLiteral("settings.ini")), QSettings::IniFormat)
-            .setValue("tor/path", waitingTor(data));
+        useWaitingTor(data);
         gui::GuiApp app(gui::GuiOptions{data.path(), {}, {}, {}, {}, {}});
         app.start();
         QTRY_COMPARE_WITH_TIMEOUT(app.host()->phase(), ui::EngineHost::Phase::Running, 20000);

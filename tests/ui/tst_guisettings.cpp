@@ -27,6 +27,18 @@
 using namespace onionvoice;
 using onionvoice::test::inSettings;
 
+namespace {
+
+// What the app's message boxes say.
+QStringList boxesOf(gui::GuiApp& app) {
+    QStringList said;
+    for (QMessageBox* box : app.window()->findChildren<QMessageBox*>())
+        said.append(box->text());
+    return said;
+}
+
+} // namespace
+
 class GuiSettingsTest : public QObject {
     Q_OBJECT
 private slots:
@@ -60,9 +72,7 @@ private slots:
             dialog->findChild<QCheckBox*>("refuseUnknownCheck")->setChecked(true);
             dialog->accept();
         });
-        QStringList said;
-        for (QMessageBox* box : app.window()->findChildren<QMessageBox*>())
-            said.append(box->text());
+        const QStringList said = boxesOf(app);
         if (obstacle.isEmpty()) {
             QVERIFY2(said.isEmpty(), qPrintable(said.join('|')));
             QCOMPARE(QSettings(file, QSettings::IniFormat).value("security/unknownCallers"),
@@ -87,9 +97,7 @@ private slots:
         gui::GuiApp app(gui::GuiOptions{data.path(), {}, {}, {}, {}, {}});
         app.start();
         QCOMPARE(app.host()->phase(), ui::EngineHost::Phase::Stopped);
-        QStringList said;
-        for (QMessageBox* box : app.window()->findChildren<QMessageBox*>())
-            said.append(box->text());
+        const QStringList said = boxesOf(app);
         QCOMPARE(said.size(), 1);
         QVERIFY2(said.first().contains(QStringLiteral("is missing")) &&
                      said.first().contains(aside.fileName()),
@@ -122,9 +130,7 @@ private slots:
         gui::GuiApp app(gui::GuiOptions{data.path(), {}, {}, {}, {}, {}});
         app.start();
         QCOMPARE(app.host()->phase(), ui::EngineHost::Phase::Stopped);
-        QStringList said;
-        for (QMessageBox* box : app.window()->findChildren<QMessageBox*>())
-            said.append(box->text());
+        const QStringList said = boxesOf(app);
         QCOMPARE(said.size(), 1);
         QVERIFY2(said.first().contains(file + (linkToNothing ? QStringLiteral(" cannot be read")
                                                              : QStringLiteral(" is damaged"))),
