@@ -12,7 +12,7 @@ packages=(cmake ninja-build pkg-config g++ qt6-base-dev qt6-charts-dev qt6-svg-d
     libwebrtc-audio-processing-dev tor clang python3 python3-venv python3-dev
     pulseaudio-utils libasound2-plugins espeak-ng sox procps time clang-format
     tor-geoipdb obfs4proxy snowflake-client dpkg-dev file lintian desktop-file-utils appstream
-    librsvg2-bin patchelf mmdebstrap
+    librsvg2-bin patchelf mmdebstrap debian-archive-keyring
     libqt6opengl6-dev libzbar-dev qt6-l10n-tools xvfb xauth strace iproute2 dbus-daemon)
 
 sudo=()
