@@ -55,11 +55,15 @@ QString scrubbedForLog(QString words) {
     // A quote opens after no letter (the apostrophes of "can't ... don't" are none).
     static const QRegularExpression quoted(
         QStringLiteral(R"((?<![A-Za-z])'[^']*'(?![A-Za-z])|"[^"]*")"));
-    // Relay and bridge identities: RSA_ID=, ID=, $fingerprint and bare 40-digit fingerprints.
-    static const QRegularExpression identity(
-        QStringLiteral(R"(\b(?:RSA_)?ID=\S+|\$?\b[0-9A-Fa-f]{40}\b)"));
+    // Relay and bridge identities: RSA_ID=, ID=, $fingerprint~nickname, bare 40-digit
+    // fingerprints, ed25519 identities (43 characters of base64), and a bridge line's arguments.
+    static const QRegularExpression identity(QStringLiteral(
+        R"(\b(?:RSA_)?ID=[^\s;]+|\$?\b[0-9A-Fa-f]{40}\b(?:[~=]\w+)?|\b[A-Za-z0-9+/]{43}\b|)"
+        R"(\b(?:cert|url|fronts?|ice|utls-imitate)=[^\s;]+)"));
+    // IPv4 with whatever follows its colon, bracketed IPv6, and bare IPv6 with a "::".
     static const QRegularExpression address(
-        QStringLiteral(R"(\b[1-9]\d{0,2}(\.\d{1,3}){3}(:\S*)?|\[[0-9A-Fa-f:.]+\](:\S*)?)"));
+        QStringLiteral(R"(\b[1-9]\d{0,2}(\.\d{1,3}){3}(:[^\s;]*)?|\[[0-9A-Fa-f:.]+\](:[^\s;]*)?|)"
+                       R"([0-9A-Fa-f]{0,4}(:[0-9A-Fa-f]{0,4})*::[0-9A-Fa-f:.]*)"));
     for (const QRegularExpression* secret : {&quoted, &identity, &address})
         words.replace(*secret, QStringLiteral("[scrubbed]"));
     return words;

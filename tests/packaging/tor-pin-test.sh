@@ -19,13 +19,15 @@ stage() { # stage MANIFEST DEST
 # optional pluggable transports, which this test leaves out.
 cp "$tor" "$work/tor"
 sha=$(sha256sum "$work/tor" | cut -d' ' -f1)
+version=$("$work/tor" --version | sed -n 's/^Tor version \([0-9.]*[0-9]\).*/\1/p' | head -n1)
 {
-    grep -v '^linux ' "$src/tor-bundle/manifest"
+    grep -v -e '^linux ' -e '^tor-version ' "$src/tor-bundle/manifest"
+    echo "tor-version $version"
     awk -v copy="$work/tor" -v sha="$sha" '$1 == "linux" && $2 == "tor" { $4 = copy; $5 = sha; print }' \
         "$src/tor-bundle/manifest"
 } > "$work/manifest"
-stage "$work/manifest" "$work/good" >/dev/null
-[ -x "$work/good/tor" ] || { echo "FAIL: the pinned tor was not staged"; exit 1; }
+out=$(stage "$work/manifest" "$work/good") || { echo "FAIL: the pinned tor was not staged: $out"; exit 1; }
+[ -x "$work/good/tor" ] || { echo "FAIL: the pinned tor was not staged: $out"; exit 1; }
 
 printf '\0' >> "$work/tor" # one byte appended, as a tampered or silently upgraded binary would be
 if out=$(stage "$work/manifest" "$work/bad"); then
