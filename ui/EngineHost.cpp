@@ -4,6 +4,8 @@
 #include "contacts/ContactUri.h"
 #include "tor/ClientAuthKey.h"
 
+#include <algorithm>
+
 namespace onionvoice::ui {
 EngineHost::EngineHost(QObject* parent)
     : QObject(parent)
@@ -120,6 +122,11 @@ std::optional<contacts::Contact> EngineHost::contact(const QString& address) con
         if (c.address == address)
             return c;
     return std::nullopt;
+}
+
+bool EngineHost::isContact(const QString& address) const {
+    return std::any_of(contacts_.begin(), contacts_.end(),
+                       [&address](const contacts::Contact& c) { return c.address == address; });
 }
 
 void EngineHost::onEngine(std::function<void(call::CallEngine&)> work) {

@@ -38,6 +38,7 @@ public:
     // none before an engine has started.
     std::optional<call::UnknownCallers> unknownCallers() const { return unknownCallers_; }
     std::optional<contacts::Contact> contact(const QString& address) const;
+    bool isContact(const QString& address) const;
     QThread* engineThread() { return &thread_; }
 
 public slots:

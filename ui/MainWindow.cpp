@@ -32,8 +32,7 @@ MainWindow::MainWindow(EngineHost* host, QWidget* parent)
     , contacts_(new ContactListPanel) {
     setObjectName(QStringLiteral("mainWindow"));
     setWindowTitle(tr("OnionVoice"));
-    activity_.setContactCheck(
-        [this](const QString& address) { return host_->contact(address).has_value(); });
+    activity_.setContactCheck([this](const QString& address) { return host_->isContact(address); });
     // Set here, not only for the application: the tray icon below is made from it.
     setWindowIcon(appIcon());
     // No fixed minimum: the layouts' own minimum (about 720×240, German included) is what the

@@ -107,11 +107,12 @@ bool CommonOptions::honourSavedChoices(const QCommandLineParser& parser, call::E
     QString problem;
     const auto saved = call::readSavedAppChoices(e->dataDirectory, &problem);
     if (!problem.isEmpty()) {
-        *error = {ExitCode::Failure,
-                  QStringLiteral("%1: the desktop app's choices for this data directory (bridges, "
-                                 "contacts only) are unknown; open it in the app, or give "
-                                 "--data-dir another directory")
-                      .arg(problem)};
+        *error = {
+            ExitCode::Failure,
+            QStringLiteral("%1: the desktop app's choices for this data directory (bridges, "
+                           "contacts only, who may call) are unknown; open it in the app, or give "
+                           "--data-dir another directory")
+                .arg(problem)};
         return false;
     }
     if (!saved)

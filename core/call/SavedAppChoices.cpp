@@ -15,9 +15,9 @@ QString unreadableSettings(QSettings& store) {
         return QCoreApplication::translate("AppSettings", "%1 cannot be read")
             .arg(store.fileName());
     if (!file.exists()) {
-        // Not a first start if an unreadable file was set aside and new settings never got
-        // saved in its place (a full disk): the defaults (no bridges, an open service, strangers
-        // ringing) would apply without a word.
+        // Not a first start if an unreadable file was set aside and no settings were saved in
+        // its place (the save failed on a full disk, or the file was deleted since): the
+        // defaults (no bridges, an open service, strangers ringing) would apply without a word.
         const QStringList setAside = file.dir().entryList(
             {file.fileName() + QStringLiteral(".unreadable-*")}, QDir::Files | QDir::System);
         if (!setAside.isEmpty())

@@ -35,8 +35,8 @@ DriftRun driftingCall(double skew) {
     const std::int64_t packets = 90 * 60 * 25;
     std::mt19937 rng(90);
     std::uniform_int_distribution<int> jitterUs(0, 20000);
-    // Each packet is pushed when it arrives, 150-170 ms after it was sent: no later than 20 ms
-    // after the one before, so in order.
+    // Each packet is pushed when it arrives, 150-170 ms after it was sent: the jitter (20 ms at
+    // most) is less than the 40 ms between packets, so they arrive in order.
     auto arrival = std::vector<Time>(std::size_t(packets));
     for (std::int64_t p = 0; p < packets; ++p)
         arrival[std::size_t(p)] = sentAt(p) + 150ms + Time(jitterUs(rng));

@@ -176,7 +176,7 @@ private slots:
             activity.onCallState(CallState::Ended, stranger, EndReason::Cancelled, false, at);
         }
         const auto notes = activity.notes(at);
-        QVERIFY2(notes.size() <= 1000, qPrintable(QString::number(notes.size())));
+        QVERIFY2(notes.size() <= 256, qPrintable(QString::number(notes.size())));
         QVERIFY(activity.noteFor(carol, at).needsAttention);
         QCOMPARE(activity.noteFor(dave, at).text, QStringLiteral("in call"));
         QVERIFY(
