@@ -10,6 +10,7 @@
 #include <QJsonObject>
 #include <QProcess>
 #include <QProcessEnvironment>
+#include <QSettings>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -29,6 +30,15 @@ private:
             .object()
             .value("address")
             .toString();
+    }
+
+    // DIR/data, whose settings.ini has the app run a tor that waits: it never connects.
+    static QString dataWithWaitingTor(const QTemporaryDir& dir) {
+        const QString data = dir.filePath("data");
+        QDir().mkpath(data);
+        QSettings(data + "/settings.ini", QSettings::IniFormat)
+            .setValue("tor/path", waitingTor(dir));
+        return data;
     }
 
 private slots:
@@ -98,16 +108,11 @@ private slots:
             if (!probe.waitForFinished(10000) || probe.exitCode() != 0)
                 QSKIP("nobody cannot run the program here");
         }
-        const QString data = dir.filePath("data");
-        QVERIFY(QDir().mkpath(data));
+        const QString data = dataWithWaitingTor(dir);
         QStringList arguments{program, "--data-dir", data};
         if (program == QLatin1String(ONIONVOICE_CLI)) {
             arguments.insert(1, QStringLiteral("serve"));
-            arguments << "--tor" << waitingTor(dir);
-        } else {
-            QFile settings(data + "/settings.ini");
-            QVERIFY(settings.open(QIODevice::WriteOnly));
-            settings.write("[tor]\npath=" + waitingTor(dir).toUtf8() + "\n");
+            arguments << "--tor" << waitingTor(dir); // the CLI reads no tor path from settings
         }
         QProcess running;
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
@@ -163,13 +168,7 @@ private slots:
     // lost"), and the instance lock and socket stayed behind. Now it stops as Quit does.
     void theAppStopsInOrderOnSigterm() {
         QTemporaryDir dir;
-        const QString data = dir.filePath("data");
-        QVERIFY(QDir().mkpath(data));
-        {
-            QFile settings(data + "/settings.ini");
-            QVERIFY(settings.open(QIODevice::WriteOnly));
-            settings.write("[tor]\npath=" + waitingTor(dir).toUtf8() + "\n");
-        }
+        const QString data = dataWithWaitingTor(dir);
         QProcess app;
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert("QT_QPA_PLATFORM", "offscreen");
